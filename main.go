@@ -1,0 +1,102 @@
+// Command locklab makes Redis lock bugs visible: a redis-cli-compatible
+// REPL and script runner whose lab language runs lesson commands as they
+// are, on an embedded Redis or a real one.
+//
+//	locklab                     REPL on a terminal; piped stdin runs line by line
+//	locklab FILE.lab|FILE.sh    runs a script; more arguments become $1, $2 ...
+//	locklab -c 'LINE'           runs one line of the lab language
+//	locklab SET k v             runs one Redis command, as redis-cli SET k v
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/locklab/locklab/repl"
+	"github.com/locklab/locklab/repl/cliflags"
+)
+
+const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | CMD [ARG ...]]
+
+With no server options locklab starts an embedded Redis; with them it connects
+like redis-cli. Options (as redis-cli's):
+  -h HOST  -p PORT  -s SOCKET  -a PASSWORD  --user NAME  -n DB
+  -u redis://[user:password@]host[:port][/db]  (rediss:// for TLS)  --tls --cacert --cert --key --sni --insecure
+  -3 (RESP3)  --raw  --no-raw  -e (exit 1 on a Redis error)  -r N  -i SECONDS  -x  --no-auth-warning
+Environment: REDISCLI_AUTH (password), REDIS_URL (as -u), NO_COLOR, LOCKLAB_HISTFILE.
+locklab's own:
+  -c LINE      run one line of the lab language
+  --no-color   no colour, even on a terminal
+  --help       this text
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run parses the command line and hands over to repl.Main; it returns the
+// process's exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, "Try locklab --help.")
+		return 2
+	}
+	if opts.Help {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	return repl.Main(opts, stdin, stdout, stderr)
+}
+
+// parseArgs reads locklab's own options and redis-cli's, in any order,
+// until the first word that is not an option.
+func parseArgs(args []string) (repl.Options, error) {
+	var o repl.Options
+	o.Flags.Set = map[string]bool{}
+	for len(args) > 0 && cliflags.IsFlag(args[0]) {
+		switch args[0] {
+		case "--help":
+			o.Help = true
+			return o, nil
+		case "--no-color":
+			o.NoColor, args = true, args[1:]
+		case "-c":
+			if len(args) < 2 {
+				return o, fmt.Errorf("locklab: -c needs a line to run, e.g. locklab -c 'SET k v'")
+			}
+			o.Line, o.HasLine, args = args[1], true, args[2:]
+		case "--":
+			args = args[1:]
+			o.Args = args
+			return o, nil
+		default:
+			n, err := cliflags.ParseFlag(&o.Flags, args)
+			if err != nil {
+				return o, err
+			}
+			args = args[n:]
+		}
+	}
+	o.Args = args
+	o.AuthWarning = o.Flags.Set["password"] && !o.Flags.NoAuthWarning
+	applyEnv(&o.Flags)
+	return o, nil
+}
+
+// applyEnv reads redis-cli's environment: REDISCLI_AUTH for the password,
+// and REDIS_URL, used when no server was named with -h, -p, -s or -u.
+func applyEnv(f *cliflags.Options) {
+	if pw := os.Getenv("REDISCLI_AUTH"); pw != "" && !f.Set["password"] {
+		f.Password = pw
+		f.Set["password"] = true
+	}
+	if u := os.Getenv("REDIS_URL"); u != "" && !f.Set["host"] && !f.Set["port"] && !f.Set["socket"] {
+		if _, err := cliflags.Parse(f, []string{"-u", u}); err != nil {
+			fmt.Fprintln(os.Stderr, strings.Replace(err.Error(), "-u", "REDIS_URL", 1))
+		}
+	}
+}

@@ -1,0 +1,243 @@
+package commands
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Command describes one Redis command or container subcommand, as COMMAND
+// DOCS and COMMAND INFO describe it.
+type Command struct {
+	// Name is upper case; a subcommand's is "CONTAINER SUB", e.g.
+	// "CLIENT SETNAME".
+	Name string
+	// Arity counts every word, the name(s) included. Negative means at
+	// least -Arity words (Redis's convention).
+	Arity   int
+	Summary string
+	Since   string
+	Group   string
+	Flags   Flag
+	// FirstKey, LastKey and KeyStep are COMMAND INFO's legacy key
+	// positions (0 when the command takes no key; LastKey -1 means the
+	// last argument).
+	FirstKey, LastKey, KeyStep int
+	// DeprecatedSince and ReplacedBy are set for deprecated commands.
+	DeprecatedSince string
+	ReplacedBy      string
+	// Args is the argument spec, in order.
+	Args []Arg
+}
+
+// Arg is one node of a command's argument spec.
+type Arg struct {
+	Name  string
+	Type  ArgType
+	Token string // the literal word that introduces the argument, if any (see HasToken)
+	Flags ArgFlag
+	Args  []Arg // for TypeOneOf and TypeBlock
+}
+
+// Is reports whether the argument has flag f.
+func (a *Arg) Is(f ArgFlag) bool { return a.Flags&f != 0 }
+
+// HasToken reports whether the argument is introduced by Token, which may
+// be the empty string (EmptyToken).
+func (a *Arg) HasToken() bool { return a.Token != "" || a.Flags&EmptyToken != 0 }
+
+// ArgType is the type of an argument, as COMMAND DOCS names it.
+type ArgType uint8
+
+// The argument types.
+const (
+	TypeString    ArgType = iota // "string"
+	TypeInteger                  // "integer"
+	TypeDouble                   // "double"
+	TypeKey                      // "key"
+	TypePattern                  // "pattern"
+	TypeUnixTime                 // "unix-time"
+	TypePureToken                // "pure-token": only the token
+	TypeOneOf                    // "oneof": exactly one of Args
+	TypeBlock                    // "block": all of Args in order
+)
+
+var argTypeNames = [...]string{"string", "integer", "double", "key", "pattern",
+	"unix-time", "pure-token", "oneof", "block"}
+
+func (t ArgType) String() string {
+	if int(t) < len(argTypeNames) {
+		return argTypeNames[t]
+	}
+	return fmt.Sprintf("ArgType(%d)", int(t))
+}
+
+// ArgFlag is a set of argument flags.
+type ArgFlag uint8
+
+// The argument flags.
+const (
+	Optional      ArgFlag = 1 << iota // may be left out
+	Multiple                          // may repeat
+	MultipleToken                     // the token repeats with each repetition
+	EmptyToken                        // Token is present but empty: MIGRATE's "" for no key
+)
+
+// Flag is a set of command flags: COMMAND INFO's flags plus COMMAND DOCS's
+// doc_flags (FlagDeprecated, FlagSyscmd).
+type Flag uint32
+
+// The command flags.
+const (
+	FlagWrite Flag = 1 << iota
+	FlagReadonly
+	FlagDenyOOM
+	FlagModule
+	FlagAdmin
+	FlagPubSub
+	FlagNoScript
+	FlagBlocking
+	FlagLoading
+	FlagStale
+	FlagSkipMonitor
+	FlagSkipSlowlog
+	FlagAsking
+	FlagFast
+	FlagNoAuth
+	FlagMayReplicate
+	FlagSentinel
+	FlagOnlySentinel
+	FlagNoMandatoryKeys
+	FlagNoPropagate
+	FlagNoAsyncLoading
+	FlagNoMulti
+	FlagMovableKeys
+	FlagAllowBusy
+	FlagDeprecated
+	FlagSyscmd
+)
+
+// Is reports whether the command has every flag in f.
+func (c *Command) Is(f Flag) bool { return c.Flags&f == f }
+
+// IsContainer reports whether the command has subcommands (CLIENT, CONFIG…).
+func (c *Command) IsContainer() bool { return len(subs[c.Name]) > 0 }
+
+var (
+	byName = map[string]*Command{} // "SET", "CLIENT SETNAME"
+	top    []string                // top-level names, sorted
+	subs   = map[string][]string{} // container -> sorted subcommand words
+)
+
+func init() {
+	for i := range table {
+		c := &table[i]
+		byName[c.Name] = c
+		if container, sub, ok := strings.Cut(c.Name, " "); ok {
+			subs[container] = append(subs[container], sub)
+		} else {
+			top = append(top, c.Name)
+		}
+	}
+	sort.Strings(top)
+	for _, s := range subs {
+		sort.Strings(s)
+	}
+}
+
+// Lookup finds the command that words start with, case-insensitively, and
+// says how many words its name used: 2 for a container's subcommand
+// ("client", "setname" gives CLIENT SETNAME), else 1. A container followed
+// by an unknown or no subcommand gives the container itself. Lookup returns
+// nil, 0 for an unknown command.
+func Lookup(words []string) (*Command, int) {
+	if len(words) == 0 {
+		return nil, 0
+	}
+	name := strings.ToUpper(words[0])
+	c := byName[name]
+	if c == nil || strings.Contains(name, " ") {
+		return nil, 0
+	}
+	if len(words) > 1 && len(subs[name]) > 0 {
+		if s := byName[name+" "+strings.ToUpper(words[1])]; s != nil {
+			return s, 2
+		}
+	}
+	return c, 1
+}
+
+// Get returns the command with the given name ("set", "client setname"),
+// or nil.
+func Get(name string) *Command {
+	return byName[strings.ToUpper(strings.Join(strings.Fields(name), " "))]
+}
+
+// Names returns all top-level command names, upper case and sorted.
+func Names() []string { return append([]string(nil), top...) }
+
+// SubNames returns the subcommand words of a container command (for
+// "client": "CACHING", "GETNAME", …), upper case and sorted; nil if the
+// command has none.
+func SubNames(container string) []string {
+	return append([]string(nil), subs[strings.ToUpper(container)]...)
+}
+
+// All returns every command and subcommand, sorted by name. The pointers
+// are to the shared table: do not modify them.
+func All() []*Command {
+	out := make([]*Command, len(table))
+	for i := range table {
+		out[i] = &table[i]
+	}
+	return out
+}
+
+// Syntax is the command's syntax line as redis-cli's `help CMD` prints it,
+// e.g. "GET key" or "CLIENT SETNAME connection-name".
+func (c *Command) Syntax() string {
+	p := c.Params()
+	if p == "" {
+		return c.Name
+	}
+	return c.Name + " " + p
+}
+
+// Params is the argument part of Syntax: "key value [NX|XX] …" for SET.
+func (c *Command) Params() string {
+	return makeHint(c.Args, nil)
+}
+
+// ArityError is the error Redis returns for a wrong number of arguments.
+type ArityError struct {
+	Command string // as Redis names it: "set", "client|setname"
+}
+
+func (e *ArityError) Error() string {
+	msg := "wrong number of arguments for '" + e.Command + "' command"
+	if e.Command == "exec" {
+		// Redis rejects EXEC through execCommandAbort, which discards the
+		// transaction and words the error so.
+		return "EXECABORT Transaction discarded because of: " + msg
+	}
+	return "ERR " + msg
+}
+
+// CheckArity returns nil if words (the command name(s) included) have a
+// number of words the command accepts, or if the command is unknown, and
+// otherwise the error Redis itself would answer, e.g.
+// "ERR wrong number of arguments for 'set' command" or, for a subcommand,
+// "ERR wrong number of arguments for 'client|setname' command" (for EXEC:
+// "EXECABORT Transaction discarded because of: wrong number of arguments
+// for 'exec' command").
+func CheckArity(words []string) error {
+	c, _ := Lookup(words)
+	if c == nil {
+		return nil
+	}
+	n := len(words)
+	if (c.Arity > 0 && n != c.Arity) || n < -c.Arity {
+		return &ArityError{Command: strings.ToLower(strings.ReplaceAll(c.Name, " ", "|"))}
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/fatih/color"
+
+	"github.com/locklab/locklab/repl/session"
+)
+
+// interactive is the REPL for a person at a terminal.
+func (in *input) interactive(ctx context.Context) int {
+	complete := NewCompleter()
+	in.sessions.Observe(complete.Observe)
+	hint := Hint
+	if color.NoColor {
+		hint = nil // hints are grey text; without colour they would read as typed
+	}
+	term, stdout, stderr, err := NewTerminal(TerminalConfig{HistoryFile: historyFile(), Complete: complete, Hint: hint})
+	if err != nil {
+		fmt.Fprintln(in.stderr, "locklab:", err)
+		return 1
+	}
+	defer term.Close()
+	sh, err := in.newShell(stdout, stderr, true)
+	if err != nil {
+		fmt.Fprintln(stderr, "locklab:", err)
+		return 1
+	}
+	main := in.sessions.Get(session.Main)
+	in.greet(ctx, main, stdout, stderr)
+	prompt := func() string { return Prompt(main, in.sessions.Target) }
+	if err := Loop(ctx, term, sh, prompt, stderr); err != nil {
+		fmt.Fprintln(stderr, "locklab:", err)
+		return 1
+	}
+	return 0
+}
+
+// greet prints the banner: where the embedded server listens, so that a
+// second terminal can join it; or, for a real server, whether it answers.
+func (in *input) greet(ctx context.Context, main *session.Session, stdout, stderr interface{ Write([]byte) (int, error) }) {
+	t := in.sessions.Target
+	if t.Embedded {
+		_, port, _ := net.SplitHostPort(t.Addr)
+		fmt.Fprintf(stdout, "locklab: embedded Redis on %s (join it from another terminal: locklab -p %s, or redis-cli -p %s). Type help, or paste a lesson.\n", t.Addr, port, port)
+		return
+	}
+	if err := main.Connect(ctx); err != nil {
+		fmt.Fprintln(stderr, session.Describe(err, t))
+		fmt.Fprintln(stderr, "hint: start one with `docker compose up -d`, or run locklab without -h/-p/-u for its embedded Redis. Each command tries again.")
+	}
+}
+
+// historyFile is LOCKLAB_HISTFILE, or ~/.locklab_history; "" (or
+// LOCKLAB_HISTFILE=/dev/null) keeps history in memory only.
+func historyFile() string {
+	if f, ok := os.LookupEnv("LOCKLAB_HISTFILE"); ok {
+		if f == "/dev/null" {
+			return ""
+		}
+		return f
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".locklab_history")
+}

@@ -1,0 +1,195 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fatih/color"
+	"github.com/mattn/go-isatty"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/shell"
+)
+
+// Options is what the command line asked for.
+type Options struct {
+	Flags       cliflags.Options // redis-cli's options
+	Line        string           // -c LINE
+	HasLine     bool
+	Args        []string // a file and its arguments, or a Redis command
+	NoColor     bool
+	Help        bool
+	AuthWarning bool // a password was given on the command line
+}
+
+// Main runs locklab as the options say and returns the exit status.
+func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	if o.AuthWarning {
+		fmt.Fprintln(stderr, "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.")
+	}
+	setColor(o.NoColor, stdout)
+	target, stop, err := openTarget(&o.Flags)
+	if err != nil {
+		fmt.Fprintln(stderr, "locklab:", err)
+		return 1
+	}
+	defer stop()
+	sessions := session.NewSet(target)
+	defer sessions.Close()
+	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr, sessions: sessions}
+	return in.run(context.Background())
+}
+
+// openTarget starts the embedded Redis, unless a server was named.
+func openTarget(f *cliflags.Options) (session.Target, func(), error) {
+	if f.Set["host"] || f.Set["port"] || f.Set["socket"] {
+		t, err := session.NewTarget(f, session.Target{Network: "tcp", Addr: "127.0.0.1:6379"})
+		return t, func() {}, err
+	}
+	e, err := server.StartEmbedded()
+	if err != nil {
+		return session.Target{}, nil, err
+	}
+	base := session.Target{Network: "tcp", Addr: e.Addr(), Embedded: true}
+	t, err := session.NewTarget(f, base)
+	return t, e.Close, err
+}
+
+// setColor turns colour off when stdout is not a terminal, with NO_COLOR,
+// TERM=dumb or --no-color.
+func setColor(noColor bool, stdout io.Writer) {
+	color.NoColor = noColor || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" || !isTerminal(stdout)
+}
+
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// input is one run of locklab: where its lines come from and where its
+// output goes.
+type input struct {
+	opts           Options
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	sessions       *session.Set
+}
+
+func (in *input) run(ctx context.Context) int {
+	switch {
+	case in.opts.HasLine:
+		return in.runLine(ctx, in.opts.Line)
+	case len(in.opts.Args) > 0 && looksLikeFile(in.opts.Args[0]):
+		return in.runFile(ctx, in.opts.Args[0], in.opts.Args[1:])
+	case len(in.opts.Args) > 0:
+		return in.runLine(ctx, quoteWords(in.opts.Args))
+	case isTerminal(in.stdin):
+		return in.interactive(ctx)
+	}
+	return in.piped(ctx)
+}
+
+func (in *input) newShell(stdout, stderr io.Writer, interactive bool) (*shell.Shell, error) {
+	return shell.New(shell.Config{
+		Sessions: in.sessions, Flags: in.opts.Flags,
+		Stdout: stdout, Stderr: stderr,
+		TTY: isTerminal(in.stdout), Interactive: interactive,
+	})
+}
+
+// runLine runs one entry: -c LINE, or a command given as arguments.
+func (in *input) runLine(ctx context.Context, line string) int {
+	sh, err := in.newShell(in.stdout, in.stderr, false)
+	if err != nil {
+		fmt.Fprintln(in.stderr, "locklab:", err)
+		return 1
+	}
+	return in.status(sh, sh.RunEntry(ctx, line))
+}
+
+func (in *input) runFile(ctx context.Context, name string, args []string) int {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(in.stderr, "locklab: %s: %v\n", name, errors.Unwrap(err))
+		return 127
+	}
+	sh, err := in.newShell(in.stdout, in.stderr, false)
+	if err != nil {
+		fmt.Fprintln(in.stderr, "locklab:", err)
+		return 1
+	}
+	return in.status(sh, sh.RunFile(ctx, name, src, args))
+}
+
+// piped runs stdin line by line, as redis-cli does with a pipe.
+func (in *input) piped(ctx context.Context) int {
+	sh, err := in.newShell(in.stdout, in.stderr, false)
+	if err != nil {
+		fmt.Fprintln(in.stderr, "locklab:", err)
+		return 1
+	}
+	main := in.sessions.Get(session.Main)
+	prompt := func() string { return Prompt(main, in.sessions.Target) }
+	if err := Loop(ctx, NewPlainReader(in.stdin), sh, prompt, in.stderr); err != nil {
+		fmt.Fprintln(in.stderr, "locklab:", err)
+		return 1
+	}
+	return in.status(sh, sh.LastStatus())
+}
+
+// status is the exit status of a run: the script's `exit N` or last
+// status, 2 for a syntax error, 130 for Ctrl-C; and, as with redis-cli,
+// 1 after a Redis error reply only with -e.
+func (in *input) status(sh *shell.Shell, err error) int {
+	if msg := shell.Describe(err); msg != "" {
+		fmt.Fprintln(in.stderr, msg)
+	}
+	var perr syntax.ParseError
+	var code interp.ExitStatus
+	switch {
+	case errors.As(err, &perr):
+		return 2
+	case errors.Is(err, context.Canceled):
+		return 130
+	case errors.As(err, &code):
+		return int(code)
+	case err != nil:
+		return 1
+	case in.opts.Flags.ExitOnError && sh.RedisErrors() > 0:
+		return 1
+	}
+	return 0
+}
+
+// looksLikeFile tells a script (x.lab, ./x.sh, an existing file) from a
+// Redis command given as arguments.
+func looksLikeFile(arg string) bool {
+	if ext := filepath.Ext(arg); ext == ".lab" || ext == ".sh" || strings.Contains(arg, "/") {
+		return true
+	}
+	st, err := os.Stat(arg)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// quoteWords turns arguments the host shell already split back into one
+// entry of the lab language, each word quoted as it was.
+func quoteWords(args []string) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		q, err := syntax.Quote(a, syntax.LangPOSIX)
+		if err != nil {
+			q = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		words[i] = q
+	}
+	return strings.Join(words, " ")
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// ErrNoRedisServer says that the redis-server program is not installed.
+var ErrNoRedisServer = errors.New("redis-server is not on PATH: install it (Debian/Ubuntu: apt-get install redis-server redis-tools; macOS: brew install redis)")
+
+// Process is a real redis-server child process on a loopback port, keeping
+// nothing on disk outside its own temporary directory.
+type Process struct {
+	Port int
+	cmd  *exec.Cmd
+	dir  string
+	done chan struct{}
+}
+
+// StartProcess starts redis-server on 127.0.0.1 and a free port, in dir
+// (an empty temporary directory the caller owns), and waits until it
+// accepts connections. Extra arguments are passed on as server options,
+// e.g. "--requirepass", "secret".
+func StartProcess(ctx context.Context, dir string, extra ...string) (*Process, error) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return nil, ErrNoRedisServer
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no",
+		"--logfile", dir + "/redis.log"}, extra...)
+	cmd := exec.Command(bin, args...)
+	// Its own process group, so a Ctrl-C aimed at us does not reach it
+	// before we stop it ourselves; Pdeathsig stops it if we die first.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting redis-server: %w", err)
+	}
+	p := &Process{Port: port, cmd: cmd, dir: dir, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(p.done) }()
+	if err := p.waitReady(ctx); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Addr is the host:port of the server.
+func (p *Process) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(p.Port)) }
+
+// Close stops the server (SIGKILL: it keeps nothing worth saving) and waits
+// for it to exit.
+func (p *Process) Close() {
+	if p.cmd.Process != nil {
+		p.cmd.Process.Kill()
+	}
+	<-p.done
+}
+
+func (p *Process) waitReady(ctx context.Context) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-p.done:
+			log, _ := os.ReadFile(p.dir + "/redis.log")
+			return fmt.Errorf("redis-server exited at start-up: %s", log)
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		if conn, err := net.DialTimeout("tcp", p.Addr(), 100*time.Millisecond); err == nil {
+			conn.Close()
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return fmt.Errorf("redis-server on %s did not accept connections within 10s", p.Addr())
+}
+
+// freePort asks the OS for a free loopback port. Another process could take
+// it before redis-server binds it; on loopback in a test run that is rare.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,160 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// Conn is one dedicated connection to a target. It dials lazily, redials
+// after the server went away, and keeps the database chosen with SELECT
+// and the credentials given with AUTH across those redials, as redis-cli
+// does.
+type Conn struct {
+	target Target
+	name   string // CLIENT SETNAME, when not empty
+
+	mu     sync.Mutex
+	client *redis.Client
+	db     int
+	user   string
+	pass   string
+}
+
+// NewConn makes a connection to t that dials on first use. A non-empty
+// name is set on the server with CLIENT SETNAME.
+func NewConn(t Target, name string) *Conn {
+	return &Conn{target: t, name: name, db: t.DB, user: t.User, pass: t.Password}
+}
+
+// Do sends args as one command and returns the parsed reply. A Redis error
+// reply is a reply, not an error; the error is for a connection that could
+// not be made or broke, or a ctx cancelled while waiting (the connection
+// is then dropped, so a blocking command cannot answer a later caller).
+func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	client := c.current()
+	stop := context.AfterFunc(ctx, func() { c.drop(client) })
+	raw, err := client.DoRaw(context.WithoutCancel(ctx), toAny(args)...).Result()
+	stop()
+	if ctx.Err() != nil {
+		return resp.Reply{}, ctx.Err()
+	}
+	if err != nil && len(raw) == 0 {
+		c.drop(client)
+		return resp.Reply{}, err
+	}
+	reply, _, perr := resp.Parse(raw)
+	if perr != nil {
+		c.drop(client)
+		return resp.Reply{}, perr
+	}
+	c.remember(args, reply)
+	return reply, nil
+}
+
+// Ping dials if needed and checks the server answers.
+func (c *Conn) Ping(ctx context.Context) error {
+	client := c.current()
+	err := client.Ping(ctx).Err()
+	if err != nil && !isRedisError(err) {
+		c.drop(client)
+		return err
+	}
+	return nil // a Redis error (NOAUTH, say) still means we are connected
+}
+
+func isRedisError(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re)
+}
+
+// DB is the database the connection is on.
+func (c *Conn) DB() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.db
+}
+
+// Close closes the connection.
+func (c *Conn) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.client != nil {
+		c.client.Close()
+		c.client = nil
+	}
+}
+
+func (c *Conn) current() *redis.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.client == nil {
+		c.client = redis.NewClient(c.options())
+	}
+	return c.client
+}
+
+func (c *Conn) drop(client *redis.Client) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.client == client {
+		c.client = nil
+	}
+	client.Close()
+}
+
+func (c *Conn) options() *redis.Options {
+	protocol := 2
+	if c.target.RESP3 {
+		protocol = 3
+	}
+	return &redis.Options{
+		Network: c.target.Network, Addr: c.target.Addr, TLSConfig: c.target.TLS,
+		Username: c.user, Password: c.pass, DB: c.db, ClientName: c.name,
+		Protocol: protocol, DisableIdentity: true,
+		PoolSize: 1, MaxRetries: -1, MinIdleConns: 0,
+		DialTimeout: 5 * time.Second, ReadTimeout: -1, WriteTimeout: 10 * time.Second,
+	}
+}
+
+// remember keeps what a redial must restore: the database after a
+// successful SELECT, the credentials after a successful AUTH.
+func (c *Conn) remember(args []string, reply resp.Reply) {
+	if reply.Kind != resp.Status || reply.Str != "OK" || len(args) < 2 {
+		return // also skips a QUEUED SELECT inside MULTI
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch strings.ToUpper(args[0]) {
+	case "SELECT":
+		if n, err := strconv.Atoi(args[1]); err == nil {
+			c.db = n
+		}
+	case "AUTH":
+		c.user, c.pass = "", args[1]
+		if len(args) == 3 {
+			c.user, c.pass = args[1], args[2]
+		}
+	}
+}
+
+func toAny(args []string) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a
+	}
+	return out
+}
+
+// IsConnError reports whether err is about the connection rather than the
+// command: the server is down, went away, or the dial failed.
+func IsConnError(err error) bool {
+	return err != nil && !errors.Is(err, context.Canceled)
+}

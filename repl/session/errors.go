@@ -1,0 +1,45 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+)
+
+// Describe turns a connection error into the words redis-cli uses, so a
+// lesson's "Could not connect to Redis at 127.0.0.1:6379: Connection
+// refused" reads the same here. It never includes credentials: go-redis
+// errors name the address only.
+func Describe(err error, t Target) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return fmt.Sprintf("Could not connect to Redis at %s: %s", t.Addr, reason(op.Err))
+	}
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "Error: Server closed the connection"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "Error: Connection reset by peer"
+	case errors.Is(err, syscall.EPIPE):
+		return "Error: Broken pipe"
+	}
+	return "Error: " + err.Error()
+}
+
+func reason(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "Connection refused"
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return "Connection timed out"
+	case errors.As(err, &dns):
+		return "Name or service not known"
+	case errors.Is(err, syscall.ENOENT):
+		return "No such file or directory"
+	}
+	return err.Error()
+}

@@ -1,0 +1,160 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// Main is the name of the session the REPL starts in.
+const Main = "main"
+
+// Event is one command as it happened: who sent it, what the server
+// answered, and when. Err is set instead of Reply when no answer came.
+type Event struct {
+	Session    string
+	Args       []string
+	Reply      resp.Reply
+	Err        error
+	Start, End time.Time
+}
+
+// Session is a named, dedicated connection and what redis-cli shows about
+// it in its prompt.
+type Session struct {
+	Name string
+	conn *Conn
+	set  *Set
+
+	mu         sync.Mutex
+	inTx       bool
+	connFailed bool
+}
+
+// Do sends one command on the session's connection and records the event.
+func (s *Session) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	start := time.Now()
+	reply, err := s.conn.Do(ctx, args)
+	s.trackTx(args, reply, err)
+	s.set.record(Event{Session: s.Name, Args: args, Reply: reply, Err: err, Start: start, End: time.Now()})
+	return reply, err
+}
+
+// DB is the database the session is on (redis-cli's `[db]`).
+func (s *Session) DB() int { return s.conn.DB() }
+
+// Connected reports whether the last attempt to reach the server worked
+// (redis-cli's prompt says `not connected>` when it did not).
+func (s *Session) Connected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.connFailed
+}
+
+// Connect makes sure the session's connection is up, without recording an
+// event: what redis-cli does when it starts.
+func (s *Session) Connect(ctx context.Context) error {
+	err := s.conn.Ping(ctx)
+	s.mu.Lock()
+	s.connFailed = err != nil
+	s.mu.Unlock()
+	return err
+}
+
+// InTx reports whether the session is between MULTI and EXEC/DISCARD.
+func (s *Session) InTx() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inTx
+}
+
+// trackTx follows MULTI/EXEC/DISCARD the way redis-cli does for its
+// `(TX)` prompt; a lost connection ends the transaction too.
+func (s *Session) trackTx(args []string, reply resp.Reply, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.connFailed = err != nil && !errors.Is(err, context.Canceled)
+	if err != nil {
+		s.inTx = false
+		return
+	}
+	switch strings.ToUpper(args[0]) {
+	case "MULTI":
+		s.inTx = s.inTx || (reply.Kind == resp.Status && reply.Str == "OK")
+	case "EXEC", "DISCARD":
+		s.inTx = false
+	}
+}
+
+// Set is the sessions of one locklab run, all talking to one target.
+type Set struct {
+	Target Target
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	observer func(Event)
+}
+
+// NewSet makes an empty set of sessions for t.
+func NewSet(t Target) *Set {
+	return &Set{Target: t, sessions: map[string]*Session{}}
+}
+
+// Get returns the session called name, creating it (and its connection,
+// named on the server after the session) on first use.
+func (s *Set) Get(name string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess, ok := s.sessions[name]; ok {
+		return sess
+	}
+	serverName := name
+	if name == Main {
+		serverName = "" // the REPL's own connection looks like redis-cli's
+	}
+	sess := &Session{Name: name, conn: NewConn(s.Target, serverName), set: s}
+	s.sessions[name] = sess
+	return sess
+}
+
+// Observe sets the function every event is passed to (nil: none). It is
+// called from the goroutine that ran the command.
+func (s *Set) Observe(f func(Event)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.observer = f
+}
+
+func (s *Set) record(e Event) {
+	s.mu.Lock()
+	f := s.observer
+	s.mu.Unlock()
+	if f != nil {
+		f(e)
+	}
+}
+
+// OneShot runs one command on a fresh connection to t and closes it, as a
+// separate redis-cli process would: no MULTI or SELECT leaks between calls.
+// The event is recorded under the given session name.
+func (s *Set) OneShot(ctx context.Context, t Target, sessionName string, args []string) (resp.Reply, error) {
+	conn := NewConn(t, "")
+	defer conn.Close()
+	start := time.Now()
+	reply, err := conn.Do(ctx, args)
+	s.record(Event{Session: sessionName, Args: args, Reply: reply, Err: err, Start: start, End: time.Now()})
+	return reply, err
+}
+
+// Close closes every session's connection.
+func (s *Set) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sess := range s.sessions {
+		sess.conn.Close()
+	}
+}

@@ -1,0 +1,91 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/commands"
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// slowCommand is when redis-cli starts printing how long a command took.
+const slowCommand = 500 * time.Millisecond
+
+// redis sends args in the caller's session and prints the reply.
+func (s *Shell) redis(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	sess := s.cfg.Sessions.Get(sessionOf(ctx, hc))
+	start := time.Now()
+	reply, err := sess.Do(ctx, args)
+	if err != nil {
+		return s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
+	}
+	tty := s.ttyFor(hc.Stdout, s.cfg.Flags.Output)
+	s.printReply(hc.Stdout, args, reply, tty)
+	if took := time.Since(start); tty && s.cfg.Interactive && took >= slowCommand {
+		fmt.Fprintf(hc.Stdout, "(%.2fs)\n", took.Seconds())
+	}
+	return s.replyStatus(hc, args, reply, s.cfg.Flags.ExitOnError)
+}
+
+// printReply writes one reply as redis-cli would: its TTY format, or the
+// raw one (which redis-cli also uses on a terminal for INFO and the like).
+func (s *Shell) printReply(w io.Writer, args []string, reply resp.Reply, tty bool) {
+	io.WriteString(w, resp.Format(args, reply, tty))
+}
+
+// replyStatus is the exit status of a command that got reply: as with
+// redis-cli, a Redis error is data and gives 0, unless fail (-e) is set,
+// then 1. A wrong-arity error also prints the command's syntax, as a hint.
+func (s *Shell) replyStatus(hc interp.HandlerContext, args []string, reply resp.Reply, fail bool) error {
+	if !reply.IsError() {
+		return nil
+	}
+	s.mu.Lock()
+	s.redisErrs++
+	s.mu.Unlock()
+	if strings.Contains(reply.Str, "wrong number of arguments") {
+		if cmd, _ := commands.Lookup(args); cmd != nil {
+			fmt.Fprintf(hc.Stderr, "usage: %s\n", cmd.Syntax())
+		}
+	}
+	if fail {
+		return interp.ExitStatus(1)
+	}
+	return nil
+}
+
+// ttyFor says whether replies written to w use the TTY format: --no-raw
+// and --raw decide, else only the terminal itself gets it (so $(GET k)
+// captures "v", not "\"v\"", as with redis-cli).
+func (s *Shell) ttyFor(w io.Writer, mode cliflags.Output) bool {
+	switch mode {
+	case cliflags.OutputTTY:
+		return true
+	case cliflags.OutputRaw:
+		return false
+	}
+	return s.cfg.TTY && w == s.out
+}
+
+// connFailed reports a connection that could not be made or broke, in
+// redis-cli's words plus what to do about it.
+func (s *Shell) connFailed(ctx context.Context, hc interp.HandlerContext, t session.Target, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	fmt.Fprintln(hc.Stderr, session.Describe(err, t))
+	if t.Embedded {
+		fmt.Fprintln(hc.Stderr, "hint: the embedded Redis has stopped; restart locklab")
+	} else {
+		fmt.Fprintf(hc.Stderr, "hint: is a Redis running at %s? `docker compose up -d` starts one; "+
+			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label())
+	}
+	return interp.ExitStatus(1)
+}

@@ -1,0 +1,160 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// Config is what a Shell needs from the program around it.
+type Config struct {
+	Sessions    *session.Set
+	Flags       cliflags.Options // locklab's own flags: output mode, -e
+	Stdout      io.Writer        // the terminal (or whatever stdout is)
+	Stderr      io.Writer
+	TTY         bool // Stdout is a terminal: replies to it use redis-cli's TTY format
+	Interactive bool // a person is typing: slow commands print redis-cli's (N.NNs)
+	Dir         string
+}
+
+// Shell runs lab-language entries. It keeps one interpreter, so variables
+// set by one entry are seen by the next, as in an interactive sh.
+type Shell struct {
+	cfg    Config
+	out    io.Writer // cfg.Stdout behind a lock: jobs write whole lines
+	errOut io.Writer
+	runner *interp.Runner
+
+	mu         sync.Mutex
+	redisErrs  int   // Redis error replies seen, for -e
+	lastStatus error // the exit status of the last entry, as an interp.ExitStatus
+}
+
+// New makes a shell. It fails only if the interpreter rejects its options.
+func New(cfg Config) (*Shell, error) {
+	if cfg.Dir == "" {
+		cfg.Dir, _ = os.Getwd()
+	}
+	s := &Shell{cfg: cfg, out: &lockedWriter{w: cfg.Stdout}, errOut: &lockedWriter{w: cfg.Stderr}}
+	r, err := s.newRunner(s.out, s.errOut, session.Main)
+	if err != nil {
+		return nil, err
+	}
+	s.runner = r
+	return s, nil
+}
+
+// newRunner makes an interpreter whose Redis commands go to sessionName.
+// Its environment is the lab's own: nothing leaks in from the host.
+func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params ...string) (*interp.Runner, error) {
+	return interp.New(
+		interp.StdIO(nil, stdout, stderr),
+		interp.Env(expand.ListEnviron("LOCKLAB=1", "HOME=/lab", "PATH=", sessionVar+"="+sessionName)),
+		interp.Dir(s.cfg.Dir),
+		interp.Params(append([]string{"-f", "--"}, params...)...), // -f: no globbing, `KEYS *` reaches Redis
+		interp.CallHandler(s.call),
+		interp.ExecHandlers(s.execMiddleware),
+		interp.OpenHandler(s.open),
+	)
+}
+
+// RunEntry parses and runs one entry (one line, or several joined by
+// continuations). The error is a syntax error (a syntax.ParseError), an
+// interp.ExitStatus, or ctx's error when cancelled.
+func (s *Shell) RunEntry(ctx context.Context, src string) error {
+	f, err := Parse(Normalize(src), "")
+	if err == nil {
+		err = s.runner.Run(ctx, f)
+	}
+	s.mu.Lock()
+	s.lastStatus = asStatus(err)
+	s.mu.Unlock()
+	return err
+}
+
+// LastStatus is the exit status of the last entry (nil for 0), as sh
+// reports $? when its input ends: 2 after a syntax error, 130 after Ctrl-C.
+func (s *Shell) LastStatus() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastStatus
+}
+
+func asStatus(err error) error {
+	var perr syntax.ParseError
+	var status interp.ExitStatus
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &status):
+		return status
+	case errors.As(err, &perr):
+		return interp.ExitStatus(2)
+	case errors.Is(err, context.Canceled):
+		return interp.ExitStatus(130)
+	}
+	return interp.ExitStatus(1)
+}
+
+// RunFile parses a whole script first, so that a typo is reported as
+// file:line:col before anything runs, then runs it with args as $1, $2...
+func (s *Shell) RunFile(ctx context.Context, name string, src []byte, args []string) error {
+	f, err := Parse(Normalize(string(src)), name)
+	if err != nil {
+		return err
+	}
+	r, err := s.newRunner(s.out, s.errOut, session.Main, args...)
+	if err != nil {
+		return err
+	}
+	return r.Run(ctx, f)
+}
+
+// Exited reports whether the last entry ran `exit` (or `quit`).
+func (s *Shell) Exited() bool { return s.runner.Exited() }
+
+// RedisErrors is how many error replies Redis gave so far (for -e).
+func (s *Shell) RedisErrors() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.redisErrs
+}
+
+// Describe words an error from RunEntry or RunFile for the user, or
+// returns "" when there is nothing to say (a plain exit status).
+func Describe(err error) string {
+	var perr syntax.ParseError
+	var status interp.ExitStatus
+	switch {
+	case err == nil, errors.As(err, &status):
+		return ""
+	case errors.Is(err, context.Canceled):
+		return "(interrupted)"
+	case errors.As(err, &perr):
+		return fmt.Sprintf("locklab: %v", perr)
+	}
+	return "locklab: " + err.Error()
+}
+
+// lockedWriter serialises writes, so that output written in one Write by
+// concurrent jobs never interleaves.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,112 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/commands"
+)
+
+// labCommand runs one of the lab's own command words.
+type labCommand func(s *Shell, ctx context.Context, hc interp.HandlerContext, args []string) error
+
+// labWord is one of the lab's own command words: the one table that
+// dispatch, help and completion all read.
+type labWord struct {
+	name, usage, summary string
+	run                  labCommand
+}
+
+var labWords = []labWord{
+	{"redis-cli", "redis-cli [-h HOST] [-p PORT] [-a PASS] [-n DB] [--raw|--no-raw] [-3] [-r N] CMD ...",
+		"run one command on a fresh connection, printed as the real redis-cli prints it", (*Shell).redisCLIWord},
+	{"docker", "docker exec [-i] [-t] redis-lesson redis-cli CMD ...",
+		"the lesson's way to reach its Redis container; here it reaches the lab's Redis", (*Shell).docker},
+	{"sleep", "sleep SECONDS", "wait (0.3, 1, 2s, 1m); Ctrl-C cuts it short", (*Shell).sleep},
+	{"run", "run FILE [ARG ...]", "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)", (*Shell).runScriptWord},
+	{"help", "help [COMMAND]", "this list, or the syntax of a Redis command", nil}, // run set in init: help lists labWords
+	{"clear", "clear", "clear the screen", (*Shell).clear},
+	{"@NAME", "@NAME COMMAND ...", "run COMMAND in session NAME, on its own connection", nil},
+}
+
+// The shell's own words the lab keeps, for help and completion.
+var shellWords = []string{"echo", "printf", "wait", "test", "if", "then", "else", "fi", "for", "do", "done", "exit", "quit"}
+
+// wordIndex finds a lab word by name, including the aliases that share a
+// handler.
+var wordIndex = map[string]*labWord{}
+
+func init() {
+	labWords[slices.IndexFunc(labWords, func(w labWord) bool { return w.name == "help" })].run = (*Shell).help
+	for i := range labWords {
+		if labWords[i].run != nil {
+			wordIndex[labWords[i].name] = &labWords[i]
+		}
+	}
+	run := wordIndex["run"]
+	for _, alias := range []string{runWord, "bash", "sh"} {
+		wordIndex[alias] = run
+	}
+}
+
+// Words lists the lab's own command words and the shell words it keeps,
+// for completion.
+func Words() []string {
+	var out []string
+	for _, w := range labWords {
+		if w.run != nil {
+			out = append(out, w.name)
+		}
+	}
+	return append(out, shellWords...)
+}
+
+// help prints the lab's words, or a Redis command's syntax as redis-cli's
+// `help CMD` does.
+func (s *Shell) help(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	if len(args) > 1 {
+		return s.helpCommand(hc, args[1:])
+	}
+	fmt.Fprintln(hc.Stdout, "locklab: type Redis commands (SET, GET, EVAL ...) as in redis-cli, or lesson lines as they are.")
+	fmt.Fprintln(hc.Stdout, "Lab commands:")
+	for _, w := range labWords {
+		fmt.Fprintf(hc.Stdout, "  %-10s %s\n  %-10s   %s\n", w.name, w.usage, "", w.summary)
+	}
+	fmt.Fprintf(hc.Stdout, "Shell words: %s\n", strings.Join(shellWords, " "))
+	fmt.Fprintln(hc.Stdout, "`help SET` shows a Redis command's syntax. Ctrl-C cancels, Ctrl-D or quit leaves.")
+	return nil
+}
+
+func (s *Shell) helpCommand(hc interp.HandlerContext, words []string) error {
+	if w := wordIndex[words[0]]; w != nil {
+		fmt.Fprintf(hc.Stdout, "  %s\n  summary: %s\n", w.usage, w.summary)
+		return nil
+	}
+	cmd, _ := commands.Lookup(words)
+	if cmd == nil {
+		fmt.Fprintf(hc.Stderr, "locklab: help: no command called %q%s\n", strings.Join(words, " "), suggest(words[0]))
+		return interp.ExitStatus(1)
+	}
+	fmt.Fprintf(hc.Stdout, "\n  %s\n  summary: %s\n  since: %s\n  group: %s\n\n", cmd.Syntax(), cmd.Summary, cmd.Since, cmd.Group)
+	return nil
+}
+
+// suggest offers the known command names that start like word.
+func suggest(word string) string {
+	var near []string
+	for _, n := range commands.Names() {
+		if len(word) >= 2 && strings.HasPrefix(n, strings.ToUpper(word[:2])) {
+			near = append(near, n)
+		}
+	}
+	sort.Strings(near)
+	if len(near) == 0 || len(near) > 8 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(near, ", ") + "?)"
+}

@@ -1,0 +1,81 @@
+package repl
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chzyer/readline"
+)
+
+// terminal is the LineReader for a person at a terminal.
+type terminal struct {
+	rl *readline.Instance
+}
+
+// TerminalConfig is what the terminal needs besides the tty itself.
+type TerminalConfig struct {
+	HistoryFile string // "" keeps history in memory only
+	Complete    readline.AutoCompleter
+	Hint        func(line string) string // grey text shown after the cursor; nil: none
+}
+
+// NewTerminal opens readline on the process's terminal.
+func NewTerminal(cfg TerminalConfig) (LineReader, io.Writer, io.Writer, error) {
+	rl, err := readline.NewEx(&readline.Config{
+		HistoryFile:            cfg.HistoryFile,
+		DisableAutoSaveHistory: true,
+		HistorySearchFold:      true,
+		AutoComplete:           cfg.Complete,
+		Painter:                hintPainter(cfg.Hint),
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return &terminal{rl: rl}, rl.Stdout(), rl.Stderr(), nil
+}
+
+func (t *terminal) ReadLine(prompt string) (string, error) {
+	t.rl.SetPrompt(prompt)
+	return t.rl.Readline()
+}
+
+// Remember saves an entry in the history, unless it holds a secret. A
+// multi-line entry is saved as one line, so it comes back whole.
+func (t *terminal) Remember(entry string) {
+	if line, ok := HistoryLine(entry); ok {
+		t.rl.SaveHistory(line)
+	}
+}
+
+func (t *terminal) Close() error { return t.rl.Close() }
+
+// hintPainter draws hint(line) in grey after the text typed, when the
+// cursor is at the end of the line (as redis-cli's hints do).
+func hintPainter(hint func(string) string) readline.Painter {
+	if hint == nil {
+		return nil
+	}
+	return painterFunc(func(line []rune, pos int) []rune {
+		if pos != len(line) {
+			return line
+		}
+		h := hint(string(line))
+		if h == "" {
+			return line
+		}
+		if !strings.HasSuffix(string(line), " ") {
+			h = " " + h
+		}
+		// Grey, then back to where the cursor belongs.
+		painted := fmt.Sprintf("\x1b[90m%s\x1b[0m\x1b[%dD", h, utf8.RuneCountInString(h))
+		return append(append([]rune{}, line...), []rune(painted)...)
+	})
+}
+
+type painterFunc func(line []rune, pos int) []rune
+
+func (f painterFunc) Paint(line []rune, pos int) []rune { return f(line, pos) }
