@@ -176,6 +176,9 @@ func skipCLIFlags(fields []string) []string {
 // shows: what is still to type for the command.
 func Hint(line string) string {
 	words, partial := splitForCompletion(line)
+	if partial != "" && len(words) > 0 {
+		return "" // in the middle of an argument: nothing useful to add yet
+	}
 	if partial != "" {
 		words = append(words, partial)
 	}

@@ -37,8 +37,8 @@ func Loop(ctx context.Context, lr LineReader, sh *shell.Shell, prompt func() str
 			continue
 		}
 		lr.Remember(entry)
-		runOne(ctx, sh, entry, stderr)
-		if sh.Exited() {
+		// A cancelled run also reports Exited: only `exit` ends the loop.
+		if err := runOne(ctx, sh, entry, stderr); sh.Exited() && !errors.Is(err, context.Canceled) {
 			return nil
 		}
 	}
@@ -73,7 +73,7 @@ func runLast(ctx context.Context, sh *shell.Shell, entry string, stderr io.Write
 // runOne runs one entry with its own context, which Ctrl-C cancels.
 // Background jobs the entry starts share it, so it is cancelled only by
 // Ctrl-C, never when the entry returns.
-func runOne(parent context.Context, sh *shell.Shell, entry string, stderr io.Writer) {
+func runOne(parent context.Context, sh *shell.Shell, entry string, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(parent)
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
@@ -91,4 +91,5 @@ func runOne(parent context.Context, sh *shell.Shell, entry string, stderr io.Wri
 	if msg := shell.Describe(err); msg != "" {
 		fmt.Fprintln(stderr, msg)
 	}
+	return err
 }

@@ -11,7 +11,8 @@ import (
 
 // terminal is the LineReader for a person at a terminal.
 type terminal struct {
-	rl *readline.Instance
+	rl     *readline.Instance
+	prompt string // the prompt shown now, for the hint's room on the line
 }
 
 // TerminalConfig is what the terminal needs besides the tty itself.
@@ -23,22 +24,25 @@ type TerminalConfig struct {
 
 // NewTerminal opens readline on the process's terminal.
 func NewTerminal(cfg TerminalConfig) (LineReader, io.Writer, io.Writer, error) {
+	t := &terminal{}
 	rl, err := readline.NewEx(&readline.Config{
 		HistoryFile:            cfg.HistoryFile,
 		DisableAutoSaveHistory: true,
 		HistorySearchFold:      true,
 		AutoComplete:           cfg.Complete,
-		Painter:                hintPainter(cfg.Hint),
+		Painter:                t.hintPainter(cfg.Hint),
 		InterruptPrompt:        "^C",
 		EOFPrompt:              "",
 	})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return &terminal{rl: rl}, rl.Stdout(), rl.Stderr(), nil
+	t.rl = rl
+	return t, rl.Stdout(), rl.Stderr(), nil
 }
 
 func (t *terminal) ReadLine(prompt string) (string, error) {
+	t.prompt = prompt
 	t.rl.SetPrompt(prompt)
 	return t.rl.Readline()
 }
@@ -54,8 +58,9 @@ func (t *terminal) Remember(entry string) {
 func (t *terminal) Close() error { return t.rl.Close() }
 
 // hintPainter draws hint(line) in grey after the text typed, when the
-// cursor is at the end of the line (as redis-cli's hints do).
-func hintPainter(hint func(string) string) readline.Painter {
+// cursor is at the end of the line, cut to what fits on the line (a hint
+// that wrapped would leave debris when the line is redrawn).
+func (t *terminal) hintPainter(hint func(string) string) readline.Painter {
 	if hint == nil {
 		return nil
 	}
@@ -63,15 +68,19 @@ func hintPainter(hint func(string) string) readline.Painter {
 		if pos != len(line) {
 			return line
 		}
-		h := hint(string(line))
-		if h == "" {
+		room := readline.GetScreenWidth() - utf8.RuneCountInString(t.prompt) - len(line) - 2
+		h := []rune(hint(string(line)))
+		if len(h) == 0 || room < 8 {
 			return line
 		}
 		if !strings.HasSuffix(string(line), " ") {
-			h = " " + h
+			h = append([]rune{' '}, h...)
+		}
+		if len(h) > room {
+			h = append(h[:room-1], '…')
 		}
 		// Grey, then back to where the cursor belongs.
-		painted := fmt.Sprintf("\x1b[90m%s\x1b[0m\x1b[%dD", h, utf8.RuneCountInString(h))
+		painted := fmt.Sprintf("\x1b[90m%s\x1b[0m\x1b[%dD", string(h), len(h))
 		return append(append([]rune{}, line...), []rune(painted)...)
 	})
 }

@@ -15,6 +15,6 @@
 //
 // Where redis-cli 7.0 gives up (a RESP3 big number makes it exit with
 // "Unknown reply type: 13", an attribute with a protocol error), this
-// package does something useful instead; the doc comments of [BigNum] and
+// package does something useful instead; the doc comments of [FormatTTY] and
 // [Parse] say what.
 package resp

@@ -93,7 +93,7 @@ var goldenCases = []goldenCase{
 
 	{name: "r3_map", proto: 3, setup: hash, args: []string{"HGETALL", "h"}},
 	{name: "r3_map_empty", proto: 3, args: []string{"HGETALL", "missing"}},
-	{name: "r3_map_31", proto: 3, args: []string{"CONFIG", "GET", "*max*"}},
+	{name: "r3_map_config_max", proto: 3, args: []string{"CONFIG", "GET", "*max*"}},
 	{name: "r3_map_debug", proto: 3, args: []string{"DEBUG", "PROTOCOL", "map"}},
 	{name: "r3_map_nested", proto: 3, args: []string{"EVAL", luaMapRESP, "0"}},
 	{name: "r3_xinfo_stream", proto: 3, setup: stream, args: []string{"XINFO", "STREAM", "s"}},

@@ -137,10 +137,12 @@ func (p *parser) simple(t byte) (Reply, error) {
 func (p *parser) bulk(t byte) (Reply, error) {
 	at := p.pos + 1
 	n, err := p.length()
-	if err != nil || n == -1 {
-		return Reply{Kind: Nil}, err
-	}
-	if n < 0 {
+	switch {
+	case err != nil:
+		return Reply{}, err
+	case n == -1:
+		return Reply{Kind: Nil}, nil
+	case n < 0:
 		return Reply{}, p.errorf(at, "bad length %d", n)
 	}
 	rest := p.b[p.pos:]
@@ -148,8 +150,8 @@ func (p *parser) bulk(t byte) (Reply, error) {
 		return Reply{}, ErrIncomplete
 	}
 	body, tail := rest[:n], rest[n:]
-	if !isCRLFPrefix(tail) {
-		return Reply{}, p.errorf(p.pos+int(n), "%d-byte string not followed by \\r\\n", n)
+	if i := crlfMismatch(tail); i >= 0 {
+		return Reply{}, p.errorf(p.pos+int(n)+i, "%d-byte string not followed by \\r\\n", n)
 	}
 	if len(tail) < 2 {
 		return Reply{}, ErrIncomplete
@@ -238,16 +240,16 @@ func (p *parser) skipAttribute(depth int) error {
 	return err
 }
 
-// isCRLFPrefix says whether b starts with "\r\n", or with as much of it
-// as b holds.
-func isCRLFPrefix(b []byte) bool {
-	crlf := "\r\n"
+// crlfMismatch returns where b stops matching "\r\n", or -1 if it starts
+// with "\r\n" or with as much of it as b holds.
+func crlfMismatch(b []byte) int {
+	const crlf = "\r\n"
 	for i := 0; i < len(b) && i < len(crlf); i++ {
 		if b[i] != crlf[i] {
-			return false
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // linePrefixes accept the text of an unfinished line of each type that

@@ -96,7 +96,7 @@ func (r Reply) debug(b *strings.Builder) {
 	case Double:
 		b.WriteString("," + r.Str)
 	case Bool:
-		b.WriteString(map[bool]string{true: "#t", false: "#f"}[r.Bool])
+		b.WriteString("#" + strconv.FormatBool(r.Bool)[:1])
 	case Verbatim:
 		b.WriteString("=" + strconv.Quote(r.Str))
 	case BigNum:
@@ -108,23 +108,23 @@ func (r Reply) debug(b *strings.Builder) {
 	}
 }
 
+// debugBrackets are the brackets around the elements in String.
+var debugBrackets = map[Kind][2]string{
+	Array: {"[", "]"}, Push: {">[", "]"}, Set: {"~{", "}"}, Map: {"%{", "}"},
+}
+
 func (r Reply) debugElems(b *strings.Builder) {
-	open, sep, end := map[Kind]string{Array: "[", Set: "~{", Push: ">[", Map: "%{"}[r.Kind], " ", "]"
-	if r.Kind == Set || r.Kind == Map {
-		end = "}"
-	}
-	if r.Kind == Map {
-		sep = ", "
-	}
-	b.WriteString(open)
+	b.WriteString(debugBrackets[r.Kind][0])
 	for i, e := range r.Elems {
 		switch {
-		case i > 0 && r.Kind == Map && i%2 == 1:
+		case r.Kind == Map && i%2 == 1:
 			b.WriteString(": ")
+		case r.Kind == Map && i > 0:
+			b.WriteString(", ")
 		case i > 0:
-			b.WriteString(sep)
+			b.WriteString(" ")
 		}
 		e.debug(b)
 	}
-	b.WriteString(end)
+	b.WriteString(debugBrackets[r.Kind][1])
 }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/locklab/locklab/repl/server"
+)
+
+var update = flag.Bool("u", false, "update testscript files with the actual output")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"locklab": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script. Each script
+// gets its own real redis-server, whose port is $REDIS_PORT (run
+// `locklab -p $REDIS_PORT ...` against it); without -p, locklab uses its
+// embedded Redis, fresh for each run.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: false,
+		UpdateScripts:       *update,
+		Setup:               startRedis,
+	})
+}
+
+func startRedis(env *testscript.Env) error {
+	dir := env.WorkDir + "/.redis"
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	p, err := server.StartProcess(context.Background(), dir)
+	if err == server.ErrNoRedisServer && os.Getenv("CI") != "true" {
+		env.Setenv("REDIS_PORT", "0") // scripts needing it use [!exec:redis-server] skip
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	env.Defer(p.Close)
+	env.Setenv("REDIS_PORT", strconv.Itoa(p.Port))
+	env.Setenv("NO_COLOR", "")
+	env.Setenv("LOCKLAB_HISTFILE", env.WorkDir+"/.history")
+	return nil
+}

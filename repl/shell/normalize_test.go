@@ -1,0 +1,79 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"$ ./book_no_lock.sh alice & ./book_no_lock.sh bob & wait\n", "./book_no_lock.sh alice & ./book_no_lock.sh bob & wait\n"},
+		{"127.0.0.1:6379> GET k\n", "GET k\n"},
+		{"127.0.0.1:6379[2](TX)> INCR c\n", "INCR c\n"},
+		{"redis> SET k v\n", "SET k v\n"},
+		{"embedded> PING\n", "PING\n"},
+		{"localhost:6380> PING\n", "PING\n"},
+		{"not connected> PING\n", "PING\n"},
+		// Not prompts: left alone.
+		{"$HOME\n", "$HOME\n"},
+		{"echo '$ x'\n", "echo '$ x'\n"},
+		{"SET k '> v'\n", "SET k '> v'\n"},
+		// A continued line is data, even if it looks like a prompt.
+		{"$ EVAL \"return 1\" \\\n$ 0\n", "EVAL \"return 1\" \\\n$ 0\n"},
+		{"SET k 'a\n$ b'\n", "SET k 'a\n$ b'\n"},
+		// Each complete line of a block loses its prompt.
+		{"$ SET k v\n$ GET k\n", "SET k v\nGET k\n"},
+	}
+	for _, tt := range tests {
+		if got := Normalize(tt.in); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestIncomplete(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"SET k v\n", false},
+		{"EVAL \\\n", true},
+		{"EVAL \\\n  \"return 1\" \\\n", true},
+		{"EVAL \\\n  \"return 1\" \\\n  0\n", false},
+		{"echo a\\\\\n", false}, // an escaped backslash, not a continuation
+		{"SET k \"open\n", true},
+		{"if [ 1 -lt 2 ]; then\n", true},
+		{"if [ 1 -lt 2 ]; then\n echo y\nfi\n", false},
+		{"GET k &&\n", true},
+		{"for i in 1 2; do\n", true},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := Incomplete(tt.in); got != tt.want {
+			t.Errorf("Incomplete(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzNormalize checks that normalising never panics, only ever removes
+// text from the front of lines, and is idempotent for prompt-free input.
+func FuzzNormalize(f *testing.F) {
+	for _, seed := range []string{
+		"$ SET k v\n", "127.0.0.1:6379> GET k\n", "redis> PING", "EVAL \\\n$ x\n",
+		"SET k 'a\n$ b'\n", "if true; then\n$ echo\nfi\n", "$ $ $ x", "\\", "'",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		got := Normalize(src)
+		if len(got) > len(src) {
+			t.Fatalf("Normalize(%q) = %q grew", src, got)
+		}
+		if strings.Count(got, "\n") != strings.Count(src, "\n") {
+			t.Fatalf("Normalize(%q) = %q changed the line count", src, got)
+		}
+		if !promptPrefix.MatchString(src) && !strings.Contains(src, "\n") && got != src {
+			t.Fatalf("Normalize(%q) = %q changed a line with no prompt", src, got)
+		}
+	})
+}
