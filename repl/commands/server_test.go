@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/internal/redistest"
+	"github.com/locklab/locklab/repl/redistest"
 )
 
 // rawConn sends commands to a server and returns the text of each reply's

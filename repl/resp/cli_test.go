@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/internal/redistest"
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/resp"
 )
 

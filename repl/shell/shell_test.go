@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/locklab/locklab/repl/internal/redistest"
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/session"
 )
 

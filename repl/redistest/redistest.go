@@ -45,3 +45,6 @@ func Servers(t testing.TB) map[string]string {
 	t.Helper()
 	return map[string]string{"embedded": Embedded(t), "real": Real(t)}
 }
+
+// InCI reports whether the tests run in CI, where nothing may be skipped.
+func InCI() bool { return os.Getenv("CI") == "true" }
