@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strings"
 )
@@ -18,23 +19,26 @@ type LineReader interface {
 }
 
 // plainReader reads lines from a pipe or file, with no prompt.
-type plainReader struct{ sc *bufio.Scanner }
+type plainReader struct{ r *bufio.Reader }
 
 // NewPlainReader reads lines from r, as redis-cli does from a pipe.
 func NewPlainReader(r io.Reader) LineReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 512*1024*1024) // a pasted value may be large
-	return &plainReader{sc: sc}
+	return &plainReader{r: bufio.NewReaderSize(r, 64*1024)}
 }
 
 func (p *plainReader) ReadLine(string) (string, error) {
-	if p.sc.Scan() {
-		return strings.TrimSuffix(p.sc.Text(), "\r"), nil
+	line, err := p.r.ReadString('\n')
+	if err == io.EOF && line != "" {
+		err = nil // a last line without its newline
 	}
-	if err := p.sc.Err(); err != nil {
-		return "", err
-	}
-	return "", io.EOF
+	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
+}
+
+// Ready reports whether a whole line is already read and waiting, so the
+// next ReadLine will not block.
+func (p *plainReader) Ready() bool {
+	buf, _ := p.r.Peek(p.r.Buffered())
+	return bytes.IndexByte(buf, '\n') >= 0
 }
 
 func (p *plainReader) Remember(string) {}

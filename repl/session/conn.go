@@ -75,6 +75,36 @@ func isRedisError(err error) bool {
 	return errors.As(err, &re)
 }
 
+// DoBatch sends several commands in one pipeline on the connection and
+// returns their replies in order: the same as sending them one by one,
+// minus the round trips.
+func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	client := c.current()
+	pipe := client.Pipeline()
+	cmds := make([]*redis.RawCmd, len(batch))
+	for i, args := range batch {
+		cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
+		pipe.Process(ctx, cmds[i])
+	}
+	pipe.Exec(ctx) // per-command results below; Redis errors are data
+	replies := make([]resp.Reply, 0, len(batch))
+	for i, cmd := range cmds {
+		raw, err := cmd.Result()
+		if err != nil && len(raw) == 0 {
+			c.drop(client)
+			return replies, err
+		}
+		reply, _, err := resp.Parse(raw)
+		if err != nil {
+			c.drop(client)
+			return replies, err
+		}
+		c.remember(batch[i], reply)
+		replies = append(replies, reply)
+	}
+	return replies, nil
+}
+
 // DB is the database the connection is on.
 func (c *Conn) DB() int {
 	c.mu.Lock()
@@ -120,6 +150,7 @@ func (c *Conn) options() *redis.Options {
 		Username: c.user, Password: c.pass, DB: c.db, ClientName: c.name,
 		Protocol: protocol, DisableIdentity: true,
 		PoolSize: 1, MaxRetries: -1, MinIdleConns: 0,
+		PipelinePoolSize: -1, // pipelines must use the session's one connection
 		DialTimeout: 5 * time.Second, ReadTimeout: -1, WriteTimeout: 10 * time.Second,
 	}
 }

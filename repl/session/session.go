@@ -44,6 +44,29 @@ func (s *Session) Do(ctx context.Context, args []string) (resp.Reply, error) {
 	return reply, err
 }
 
+// DoBatch sends commands in one pipeline (see Conn.DoBatch) and records
+// one event per command. On a connection error, the replies that did
+// arrive come back with it.
+func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	start := time.Now()
+	replies, err := s.conn.DoBatch(ctx, batch)
+	end := time.Now()
+	for i, args := range batch {
+		e := Event{Session: s.Name, Args: args, Start: start, End: end}
+		if i < len(replies) {
+			e.Reply = replies[i]
+		} else {
+			e.Err = err
+		}
+		s.trackTx(args, e.Reply, e.Err)
+		s.set.record(e)
+		if e.Err != nil {
+			break
+		}
+	}
+	return replies, err
+}
+
 // DB is the database the session is on (redis-cli's `[db]`).
 func (s *Session) DB() int { return s.conn.DB() }
 
