@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
-		RequireExplicitExec: false,
+		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup:               startRedis,
 	})

@@ -151,7 +151,7 @@ func (c *Conn) options() *redis.Options {
 		Protocol: protocol, DisableIdentity: true,
 		PoolSize: 1, MaxRetries: -1, MinIdleConns: 0,
 		PipelinePoolSize: -1, // pipelines must use the session's one connection
-		DialTimeout: 5 * time.Second, ReadTimeout: -1, WriteTimeout: 10 * time.Second,
+		DialTimeout:      5 * time.Second, ReadTimeout: -1, WriteTimeout: 10 * time.Second,
 	}
 }
 
