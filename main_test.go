@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -23,7 +24,8 @@ func TestMain(m *testing.M) {
 // TestScript runs the end-to-end scripts in testdata/script. Each script
 // gets its own real redis-server, whose port is $REDIS_PORT (run
 // `locklab -p $REDIS_PORT ...` against it); without -p, locklab uses its
-// embedded Redis, fresh for each run.
+// embedded Redis, fresh for each run. $SCRIPTS is the repository's
+// scripts/ directory.
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -34,6 +36,11 @@ func TestScript(t *testing.T) {
 }
 
 func startRedis(env *testscript.Env) error {
+	scripts, err := filepath.Abs("scripts")
+	if err != nil {
+		return err
+	}
+	env.Setenv("SCRIPTS", scripts) // the repository's scripts/, for the README's examples
 	dir := env.WorkDir + "/.redis"
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 const (
 	redisWord = "\x00redis" // the rest is a Redis command, sent as typed
 	runWord   = "\x00run"   // the rest is a script file and its arguments
+	helpWord  = "\x00help"  // the lab's help, in place of the interpreter's
 )
 
 // sessionVar names, in a job's environment, the session its Redis
@@ -37,6 +38,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 			return args, nil
 		}
 		return append([]string{redisWord}, args...), nil
+	case "help":
+		return append([]string{helpWord}, args[1:]...), nil // not the interpreter's own help
 	case "quit":
 		return append([]string{"exit"}, args[1:]...), nil
 	case "source", ".":

@@ -102,9 +102,9 @@ func (s *Shell) docker(ctx context.Context, hc interp.HandlerContext, args []str
 	case "exec":
 		return s.dockerExec(ctx, hc, args[2:])
 	case "run", "start", "compose", "ps", "stop", "rm", "restart", "kill", "pull":
-		fmt.Fprintf(hc.Stderr, "locklab: no container needed: the lab already runs a Redis (%s); "+
-			"lesson commands like `docker exec redis-lesson redis-cli PING` use it as they are.\n",
-			s.cfg.Sessions.Target.Label())
+		fmt.Fprintf(hc.Stderr, "locklab: no container needed: the lab already has a Redis (%s); "+
+			"lesson commands like `docker exec redis-lesson redis-cli PING` reach it as they are.\n",
+			describeTarget(s.cfg.Sessions.Target))
 		return nil
 	}
 	fmt.Fprintf(hc.Stderr, "locklab: docker %s: not available in the lab; it knows `docker exec redis-lesson redis-cli ...`, and explains `docker run`.\n", args[1])
@@ -151,4 +151,12 @@ func dockerExecFlags(args []string) (tty bool, rest []string, err error) {
 		}
 	}
 	return tty, nil, errors.New("no container given")
+}
+
+// describeTarget names the lab's server for a person: which kind, where.
+func describeTarget(t session.Target) string {
+	if t.Embedded {
+		return "embedded, on " + t.Addr
+	}
+	return t.Addr
 }

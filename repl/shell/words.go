@@ -48,6 +48,7 @@ func init() {
 			wordIndex[labWords[i].name] = &labWords[i]
 		}
 	}
+	wordIndex[helpWord] = wordIndex["help"]
 	run := wordIndex["run"]
 	for _, alias := range []string{runWord, "bash", "sh"} {
 		wordIndex[alias] = run
