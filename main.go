@@ -29,6 +29,10 @@ Environment: REDISCLI_AUTH (password), REDIS_URL (as -u), NO_COLOR, LOCKLAB_HIST
 locklab's own:
   -c LINE      run one line of the lab language
   --no-color   no colour, even on a terminal
+  --notes      annotate replies and print verdicts (the default for the REPL, scripts and -c)
+  --no-notes   print exactly what redis-cli would (the default for piped input and one command)
+  --gutter     prefix each line with its session and time when several sessions run
+               (the default on a terminal); --no-gutter never
   --help       this text
 `
 
@@ -64,6 +68,10 @@ func parseArgs(args []string) (repl.Options, error) {
 			return o, nil
 		case "--no-color":
 			o.NoColor, args = true, args[1:]
+		case "--gutter", "--no-gutter":
+			o.Gutter, args = map[string]string{"--gutter": "on", "--no-gutter": "off"}[args[0]], args[1:]
+		case "--notes", "--no-notes":
+			o.Notes, args = map[string]string{"--notes": "on", "--no-notes": "off"}[args[0]], args[1:]
 		case "-c":
 			if len(args) < 2 {
 				return o, fmt.Errorf("locklab: -c needs a line to run, e.g. locklab -c 'SET k v'")

@@ -26,7 +26,7 @@ func (in *input) interactive(ctx context.Context) int {
 		return 1
 	}
 	defer term.Close()
-	sh, err := in.newShell(stdout, stderr, true)
+	sh, err := in.newShell(stdout, stderr, true, true)
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)
 		return 1

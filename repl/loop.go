@@ -31,9 +31,11 @@ const maxBatch = 1000
 func Loop(ctx context.Context, lr LineReader, sh *shell.Shell, prompt func() string, stderr io.Writer) error {
 	ir := newInterrupter()
 	defer ir.stop()
-	l := &loop{sh: sh, stderr: stderr, ir: ir}
+	l := &loop{sh: sh, stderr: stderr, ir: ir, line: 1}
 	for {
 		entry, err := readEntry(lr, prompt())
+		l.entryLine = l.line
+		l.line += strings.Count(entry, "\n")
 		if errors.Is(err, readline.ErrInterrupt) {
 			continue // Ctrl-C while typing: drop the line, keep going
 		}
@@ -55,10 +57,12 @@ func Loop(ctx context.Context, lr LineReader, sh *shell.Shell, prompt func() str
 
 // loop is the state of one Loop: the batch of plain commands waiting.
 type loop struct {
-	sh     *shell.Shell
-	stderr io.Writer
-	ir     *interrupter
-	batch  [][]string
+	sh        *shell.Shell
+	stderr    io.Writer
+	ir        *interrupter
+	batch     [][]string
+	line      int // the input's line number the next entry starts on
+	entryLine int // ... and the one the current entry started on
 }
 
 // handle runs or batches one entry and says whether the loop must end.
@@ -72,7 +76,7 @@ func (l *loop) handle(ctx context.Context, entry string, lr LineReader) bool {
 		return false
 	}
 	l.flush(ctx)
-	err := l.run(ctx, func(ctx context.Context) error { return l.sh.RunEntry(ctx, entry) })
+	err := l.run(ctx, func(ctx context.Context) error { return l.sh.RunEntryAt(ctx, entry, l.entryLine) })
 	// A cancelled run also reports Exited: only `exit` ends the loop.
 	return l.sh.Exited() && !errors.Is(err, context.Canceled)
 }

@@ -27,6 +27,8 @@ type Options struct {
 	HasLine     bool
 	Args        []string // a file and its arguments, or a Redis command
 	NoColor     bool
+	Notes       string // "on" or "off" to force annotations; "" for the default
+	Gutter      string // "on" or "off" to force session gutters; "" for: on a terminal
 	Help        bool
 	AuthWarning bool // a password was given on the command line
 }
@@ -87,31 +89,45 @@ type input struct {
 func (in *input) run(ctx context.Context) int {
 	switch {
 	case in.opts.HasLine:
-		return in.runLine(ctx, in.opts.Line)
+		return in.runLine(ctx, in.opts.Line, true)
 	case len(in.opts.Args) > 0 && looksLikeFile(in.opts.Args[0]):
 		return in.runFile(ctx, in.opts.Args[0], in.opts.Args[1:])
 	case len(in.opts.Args) > 0:
-		return in.runLine(ctx, quoteWords(in.opts.Args))
+		return in.runLine(ctx, quoteWords(in.opts.Args), false)
 	case isTerminal(in.stdin):
 		return in.interactive(ctx)
 	}
 	return in.piped(ctx)
 }
 
-func (in *input) newShell(stdout, stderr io.Writer, interactive bool) (*shell.Shell, error) {
+// newShell makes the shell for this run. notes is whether it annotates by
+// default: yes for the REPL, scripts and -c; no where locklab stands in for
+// redis-cli (a command as arguments, piped stdin), whose output must stay
+// redis-cli's. --notes and --no-notes override.
+func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*shell.Shell, error) {
+	switch in.opts.Notes {
+	case "on":
+		notes = true
+	case "off":
+		notes = false
+	}
+	gutter := in.opts.Gutter == "on" || (in.opts.Gutter == "" && isTerminal(in.stdout))
 	return shell.New(shell.Config{
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
-		TTY: isTerminal(in.stdout), Interactive: interactive,
+		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter,
 	})
 }
 
 // runLine runs one entry: -c LINE, or a command given as arguments.
-func (in *input) runLine(ctx context.Context, line string) int {
-	sh, err := in.newShell(in.stdout, in.stderr, false)
+func (in *input) runLine(ctx context.Context, line string, notes bool) int {
+	sh, err := in.newShell(in.stdout, in.stderr, false, notes)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
+	}
+	if notes { // -c LINE: a one-line script, with its verdict
+		return in.status(sh, sh.RunFile(ctx, "", []byte(line), nil))
 	}
 	return in.status(sh, sh.RunEntry(ctx, line))
 }
@@ -122,7 +138,7 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 		fmt.Fprintf(in.stderr, "locklab: %s: %v\n", name, errors.Unwrap(err))
 		return 127
 	}
-	sh, err := in.newShell(in.stdout, in.stderr, false)
+	sh, err := in.newShell(in.stdout, in.stderr, false, true)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
@@ -132,7 +148,7 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 
 // piped runs stdin line by line, as redis-cli does with a pipe.
 func (in *input) piped(ctx context.Context) int {
-	sh, err := in.newShell(in.stdout, in.stderr, false)
+	sh, err := in.newShell(in.stdout, in.stderr, false, false)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1

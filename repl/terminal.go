@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/chzyer/readline"
@@ -55,7 +56,19 @@ func (t *terminal) Remember(entry string) {
 	}
 }
 
-func (t *terminal) Close() error { return t.rl.Close() }
+// Close restores the terminal. readline's Close can hang when input (a
+// Ctrl-D) arrived while a command ran (chzyer/readline#217), so it gets a
+// moment and no more: locklab is leaving anyway.
+func (t *terminal) Close() error {
+	done := make(chan error, 1)
+	go func() { done <- t.rl.Close() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(300 * time.Millisecond):
+		return nil
+	}
+}
 
 // hintPainter draws hint(line) in grey after the text typed, when the
 // cursor is at the end of the line, cut to what fits on the line (a hint

@@ -3,9 +3,12 @@ package session
 import (
 	"context"
 	"errors"
+
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/locklab/locklab/repl/check"
 
 	"github.com/locklab/locklab/repl/resp"
 )
@@ -15,12 +18,24 @@ const Main = "main"
 
 // Event is one command as it happened: who sent it, what the server
 // answered, and when. Err is set instead of Reply when no answer came.
+// Before and After are the lock keys the command touched, read in the same
+// transaction (see probe).
 type Event struct {
-	Session    string
-	Args       []string
-	Reply      resp.Reply
-	Err        error
-	Start, End time.Time
+	Session       string
+	Args          []string
+	Reply         resp.Reply
+	Err           error
+	Start, End    time.Time
+	Before, After []check.KeyState
+}
+
+// Check is the event as the annotator reads it.
+func (e Event) Check() check.Event {
+	r := check.Reply{Nil: e.Reply.Kind == resp.Nil, Str: e.Reply.Str, Int: e.Reply.Int, IsInt: e.Reply.Kind == resp.Int}
+	if e.Reply.IsError() {
+		r.Err, r.Str = e.Reply.Str, ""
+	}
+	return check.Event{Session: e.Session, Args: e.Args, Reply: r, Start: e.Start, End: e.End, Before: e.Before, After: e.After}
 }
 
 // Session is a named, dedicated connection and what redis-cli shows about
@@ -32,16 +47,26 @@ type Session struct {
 
 	mu         sync.Mutex
 	inTx       bool
+	watching   bool
 	connFailed bool
 }
 
-// Do sends one command on the session's connection and records the event.
-func (s *Session) Do(ctx context.Context, args []string) (resp.Reply, error) {
-	start := time.Now()
-	reply, err := s.conn.Do(ctx, args)
-	s.trackTx(args, reply, err)
-	s.set.record(Event{Session: s.Name, Args: args, Reply: reply, Err: err, Start: start, End: time.Now()})
-	return reply, err
+// Do sends one command on the session's connection, records the event and
+// returns it. A command on lock keys is probed (see probe), unless the
+// session is inside MULTI or WATCH, whose meaning a probe would change.
+func (s *Session) Do(ctx context.Context, args []string) (Event, error) {
+	p, probed := s.set.plan(args)
+	e, err := doProbed(ctx, s.conn, args, p, probed && !s.inTxOrWatch())
+	e.Session = s.Name
+	s.trackTx(args, e.Reply, err)
+	s.set.record(e)
+	return e, err
+}
+
+func (s *Session) inTxOrWatch() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inTx || s.watching
 }
 
 // DoBatch sends commands in one pipeline (see Conn.DoBatch) and records
@@ -109,7 +134,11 @@ func (s *Session) trackTx(args []string, reply resp.Reply, err error) {
 	case "MULTI":
 		s.inTx = s.inTx || (reply.Kind == resp.Status && reply.Str == "OK")
 	case "EXEC", "DISCARD":
-		s.inTx = false
+		s.inTx, s.watching = false, false
+	case "WATCH":
+		s.watching = s.watching || (reply.Kind == resp.Status && reply.Str == "OK")
+	case "UNWATCH":
+		s.watching = false
 	}
 }
 
@@ -120,11 +149,12 @@ type Set struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	observer func(Event)
+	locks    map[string]bool // keys some session acquired with SET ... NX
 }
 
 // NewSet makes an empty set of sessions for t.
 func NewSet(t Target) *Set {
-	return &Set{Target: t, sessions: map[string]*Session{}}
+	return &Set{Target: t, sessions: map[string]*Session{}, locks: map[string]bool{}}
 }
 
 // Get returns the session called name, creating it (and its connection,
@@ -152,6 +182,17 @@ func (s *Set) Observe(f func(Event)) {
 	s.observer = f
 }
 
+// plan decides how to probe args. Lock keys are the keys some session
+// acquired with SET ... NX in this run, and any key named lock:...
+func (s *Set) plan(args []string) (probe, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if key, _, _, ok := check.IsSetNX(args); ok {
+		s.locks[key] = true
+	}
+	return planProbe(args, func(k string) bool { return s.locks[k] || strings.HasPrefix(k, "lock:") })
+}
+
 func (s *Set) record(e Event) {
 	s.mu.Lock()
 	f := s.observer
@@ -164,13 +205,14 @@ func (s *Set) record(e Event) {
 // OneShot runs one command on a fresh connection to t and closes it, as a
 // separate redis-cli process would: no MULTI or SELECT leaks between calls.
 // The event is recorded under the given session name.
-func (s *Set) OneShot(ctx context.Context, t Target, sessionName string, args []string) (resp.Reply, error) {
+func (s *Set) OneShot(ctx context.Context, t Target, sessionName string, args []string) (Event, error) {
 	conn := NewConn(t, "")
 	defer conn.Close()
-	start := time.Now()
-	reply, err := conn.Do(ctx, args)
-	s.record(Event{Session: sessionName, Args: args, Reply: reply, Err: err, Start: start, End: time.Now()})
-	return reply, err
+	p, probed := s.plan(args)
+	e, err := doProbed(ctx, conn, args, p, probed)
+	e.Session = sessionName
+	s.record(e)
+	return e, err
 }
 
 // Close closes every session's connection.

@@ -32,10 +32,20 @@ func Plain(src string) ([]string, bool) {
 			return nil, false
 		}
 	}
-	if !sentAsIs(args[0]) {
+	if !sentAsIs(args[0]) || unbatchable[strings.ToUpper(args[0])] {
 		return nil, false
 	}
 	return args, true
+}
+
+// unbatchable commands are sent alone: they may end the connection (a
+// failed pipeline loses the replies that came before the failure) or
+// change how later replies are read.
+var unbatchable = map[string]bool{
+	"SHUTDOWN": true, "QUIT": true, "RESET": true, "CLIENT": true, "DEBUG": true,
+	"MONITOR": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
+	"HELLO": true, "AUTH": true, "REPLICAOF": true, "SLAVEOF": true, "FAILOVER": true,
+	"SYNC": true, "PSYNC": true,
 }
 
 // sentAsIs reports whether a command word goes straight to Redis.
@@ -77,7 +87,7 @@ func (s *Shell) RunBatch(ctx context.Context, batch [][]string) error {
 	hc := interp.HandlerContext{Stdout: s.out, Stderr: s.errOut}
 	var status error
 	for i, reply := range replies {
-		s.printReply(s.out, batch[i], reply, s.ttyFor(s.out, s.cfg.Flags.Output))
+		s.printReply(hc, s.out, batch[i], reply, s.ttyFor(s.out, s.cfg.Flags.Output), s.cfg.Flags.ExitOnError)
 		status = s.replyStatus(hc, batch[i], reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {

@@ -82,6 +82,9 @@ func (s *Shell) dispatch(ctx context.Context, args []string) error {
 // commands it does not know. Lower-case unknown words (rm, curl) are host
 // programs and are refused.
 func isRedisCommand(name string) bool {
+	if strings.Contains(name, "/") {
+		return false // a path: a script or a host program, never Redis
+	}
 	if cmd, _ := commands.Lookup([]string{name}); cmd != nil {
 		return true
 	}

@@ -18,6 +18,13 @@ func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMod
 	if path == "/dev/null" {
 		return devNull{}, nil
 	}
+	if name, stderr, ok := sessionFile(path); ok {
+		out, errOut := s.writers.get(name)
+		if stderr {
+			return errOut, nil
+		}
+		return out, nil
+	}
 	// interp prints an *os.PathError and sets $? to 1; any other error
 	// type would halt the whole runner.
 	return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("files are not available in the lab (only /dev/null)")}
@@ -50,6 +57,10 @@ func displayName(word string) string {
 // Like a child shell, it has its own variables; its output goes where the
 // calling command's goes.
 func (s *Shell) runScript(ctx context.Context, hc interp.HandlerContext, path string, args []string) error {
+	if ext := filepath.Ext(path); ext != ".lab" && ext != ".sh" {
+		fmt.Fprintf(hc.Stderr, "locklab: %s: not a lab command (only .lab and .sh scripts run here; host programs never do)\n", path)
+		return interp.ExitStatus(127)
+	}
 	full := path
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(hc.Dir, path)

@@ -20,23 +20,31 @@ const slowCommand = 500 * time.Millisecond
 
 // redis sends args in the caller's session and prints the reply.
 func (s *Shell) redis(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	sess := s.cfg.Sessions.Get(sessionOf(ctx, hc))
-	start := time.Now()
-	reply, err := sess.Do(ctx, args)
+	name := sessionOf(ctx, hc)
+	s.atStart(name)
+	e, err := s.cfg.Sessions.Get(name).Do(ctx, args)
 	if err != nil {
 		return s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
 	}
-	tty := s.ttyFor(hc.Stdout, s.cfg.Flags.Output)
-	s.printReply(hc.Stdout, args, reply, tty)
-	if took := time.Since(start); tty && s.cfg.Interactive && took >= slowCommand {
-		fmt.Fprintf(hc.Stdout, "(%.2fs)\n", took.Seconds())
+	w := s.stdoutFor(hc, name)
+	tty := s.ttyFor(w, s.cfg.Flags.Output)
+	s.printReply(hc, w, args, e.Reply, tty, s.cfg.Flags.ExitOnError)
+	if took := e.End.Sub(e.Start); tty && s.cfg.Interactive && took >= slowCommand {
+		fmt.Fprintf(w, "(%.2fs)\n", took.Seconds())
 	}
-	return s.replyStatus(hc, args, reply, s.cfg.Flags.ExitOnError)
+	s.annotate(w, e)
+	return s.replyStatus(hc, args, e.Reply, s.cfg.Flags.ExitOnError)
 }
 
 // printReply writes one reply as redis-cli would: its TTY format, or the
 // raw one (which redis-cli also uses on a terminal for INFO and the like).
-func (s *Shell) printReply(w io.Writer, args []string, reply resp.Reply, tty bool) {
+// With -e, an error reply goes to stderr as its bare text, as redis-cli
+// -e prints it.
+func (s *Shell) printReply(hc interp.HandlerContext, w io.Writer, args []string, reply resp.Reply, tty, exitOnError bool) {
+	if exitOnError && reply.IsError() {
+		fmt.Fprintln(hc.Stderr, reply.Str)
+		return
+	}
 	io.WriteString(w, resp.Format(args, reply, tty))
 }
 
@@ -71,7 +79,19 @@ func (s *Shell) ttyFor(w io.Writer, mode cliflags.Output) bool {
 	case cliflags.OutputRaw:
 		return false
 	}
-	return s.cfg.TTY && w == s.out
+	lw, ok := w.(*lineWriter)
+	return s.cfg.TTY && ok && !lw.stderr
+}
+
+// stdoutFor is where a command of session name prints: its own stdout,
+// except that a command sent to another session (`@alice ...`) from the
+// terminal prints in that session's lines.
+func (s *Shell) stdoutFor(hc interp.HandlerContext, name string) io.Writer {
+	if hc.Stdout == io.Writer(s.out) && name != session.Main {
+		out, _ := s.writers.get(name)
+		return out
+	}
+	return hc.Stdout
 }
 
 // connFailed reports a connection that could not be made or broke, in

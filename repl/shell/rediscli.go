@@ -48,7 +48,10 @@ func (s *Shell) redisCLI(ctx context.Context, hc interp.HandlerContext, args []s
 }
 
 func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o *cliflags.Options, t session.Target, args []string) error {
-	tty := s.ttyFor(hc.Stdout, o.Output)
+	name := sessionOf(ctx, hc)
+	w := s.stdoutFor(hc, name)
+	tty := s.ttyFor(w, o.Output)
+	s.atStart(name)
 	var status error
 	for i := range max(o.Repeat, 1) {
 		if i > 0 && o.Interval > 0 {
@@ -56,12 +59,13 @@ func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o 
 				return err
 			}
 		}
-		reply, err := s.cfg.Sessions.OneShot(ctx, t, sessionOf(ctx, hc), args)
+		e, err := s.cfg.Sessions.OneShot(ctx, t, name, args)
 		if err != nil {
 			return s.connFailed(ctx, hc, t, err)
 		}
-		s.printReply(hc.Stdout, args, reply, tty)
-		status = s.replyStatus(hc, args, reply, o.ExitOnError)
+		s.printReply(hc, w, args, e.Reply, tty, o.ExitOnError)
+		s.annotate(w, e)
+		status = s.replyStatus(hc, args, e.Reply, o.ExitOnError)
 	}
 	return status
 }

@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -24,20 +26,31 @@ type Config struct {
 	Stderr      io.Writer
 	TTY         bool // Stdout is a terminal: replies to it use redis-cli's TTY format
 	Interactive bool // a person is typing: slow commands print redis-cli's (N.NNs)
+	Notes       bool // annotate replies and print verdicts (off for redis-cli-style use)
+	Gutter      bool // prefix lines with session and time when several sessions run
 	Dir         string
 }
 
 // Shell runs lab-language entries. It keeps one interpreter, so variables
 // set by one entry are seen by the next, as in an interactive sh.
 type Shell struct {
-	cfg    Config
-	out    io.Writer // cfg.Stdout behind a lock: jobs write whole lines
-	errOut io.Writer
-	runner *interp.Runner
+	cfg     Config
+	output  *output
+	writers writers
+	out     *lineWriter // main's stdout: the terminal, a whole line at a time
+	errOut  *lineWriter
+	runner  *interp.Runner
+
+	jobMu    sync.Mutex
+	barriers map[string]*barrier // session -> the start barrier it waits at
 
 	mu         sync.Mutex
 	redisErrs  int   // Redis error replies seen, for -e
 	lastStatus error // the exit status of the last entry, as an interp.ExitStatus
+
+	annMu sync.Mutex
+	ann   *check.Annotator // what this run did with locks and slots
+	start time.Time        // when this run began
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
@@ -45,12 +58,15 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
 	}
-	s := &Shell{cfg: cfg, out: &lockedWriter{w: cfg.Stdout}, errOut: &lockedWriter{w: cfg.Stderr}}
+	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter), barriers: map[string]*barrier{}}
+	s.writers.out = s.output
+	s.out, s.errOut = s.writers.get(session.Main)
 	r, err := s.newRunner(s.out, s.errOut, session.Main)
 	if err != nil {
 		return nil, err
 	}
 	s.runner = r
+	s.resetAnnotator()
 	return s, nil
 }
 
@@ -71,15 +87,43 @@ func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params .
 // RunEntry parses and runs one entry (one line, or several joined by
 // continuations). The error is a syntax error (a syntax.ParseError), an
 // interp.ExitStatus, or ctx's error when cancelled.
+//
+// An entry that starts background jobs or names sessions is a run of its
+// own: gutters on, times from its start, and a verdict at its end.
 func (s *Shell) RunEntry(ctx context.Context, src string) error {
+	return s.RunEntryAt(ctx, src, 1)
+}
+
+// RunEntryAt is RunEntry for an entry that starts on line line of its
+// input, so that a syntax error names the line of the input, not of the
+// entry.
+func (s *Shell) RunEntryAt(ctx context.Context, src string, line int) error {
 	f, err := Parse(Normalize(src), "")
+	err = shiftLines(err, line-1)
 	if err == nil {
+		jobs := s.nameJobs(f)
+		s.beginRun(len(jobs) > 0, jobs)
 		err = s.runner.Run(ctx, f)
+		s.writers.flush()
+		if len(jobs) > 0 && ctx.Err() == nil {
+			s.Verdict(ctx)
+		}
 	}
 	s.mu.Lock()
 	s.lastStatus = asStatus(err)
 	s.mu.Unlock()
 	return err
+}
+
+// shiftLines moves a syntax error's position down by n lines.
+func shiftLines(err error, n int) error {
+	var perr syntax.ParseError
+	if n == 0 || !errors.As(err, &perr) {
+		return err
+	}
+	p := perr.Pos
+	perr.Pos = syntax.NewPos(p.Offset(), p.Line()+uint(n), p.Col())
+	return perr
 }
 
 // LastStatus is the exit status of the last entry (nil for 0), as sh
@@ -117,7 +161,22 @@ func (s *Shell) RunFile(ctx context.Context, name string, src []byte, args []str
 	if err != nil {
 		return err
 	}
-	return r.Run(ctx, f)
+	s.beginRun(true, s.nameJobs(f))
+	err = r.Run(ctx, f)
+	s.writers.flush()
+	if ctx.Err() == nil {
+		s.Verdict(ctx)
+	}
+	return err
+}
+
+// beginRun starts a new run when fresh is set (a new annotator, times from
+// now), with gutters when it starts sessions (jobs).
+func (s *Shell) beginRun(fresh bool, jobs []string) {
+	if fresh {
+		s.resetAnnotator()
+	}
+	s.output.beginRun(s.start, jobs)
 }
 
 // Exited reports whether the last entry ran `exit` (or `quit`).
@@ -144,17 +203,4 @@ func Describe(err error) string {
 		return fmt.Sprintf("locklab: %v", perr)
 	}
 	return "locklab: " + err.Error()
-}
-
-// lockedWriter serialises writes, so that output written in one Write by
-// concurrent jobs never interleaves.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -20,18 +20,19 @@ type labCommand func(s *Shell, ctx context.Context, hc interp.HandlerContext, ar
 type labWord struct {
 	name, usage, summary string
 	run                  labCommand
+	bidder               bool // its first argument names a bidder: a job running it is a session of that name
 }
 
 var labWords = []labWord{
-	{"redis-cli", "redis-cli [-h HOST] [-p PORT] [-a PASS] [-n DB] [--raw|--no-raw] [-3] [-r N] CMD ...",
-		"run one command on a fresh connection, printed as the real redis-cli prints it", (*Shell).redisCLIWord},
-	{"docker", "docker exec [-i] [-t] redis-lesson redis-cli CMD ...",
-		"the lesson's way to reach its Redis container; here it reaches the lab's Redis", (*Shell).docker},
-	{"sleep", "sleep SECONDS", "wait (0.3, 1, 2s, 1m); Ctrl-C cuts it short", (*Shell).sleep},
-	{"run", "run FILE [ARG ...]", "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)", (*Shell).runScriptWord},
-	{"help", "help [COMMAND]", "this list, or the syntax of a Redis command", nil}, // run set in init: help lists labWords
-	{"clear", "clear", "clear the screen", (*Shell).clear},
-	{"@NAME", "@NAME COMMAND ...", "run COMMAND in session NAME, on its own connection", nil},
+	{name: "redis-cli", usage: "redis-cli [-h HOST] [-p PORT] [-a PASS] [-n DB] [--raw|--no-raw] [-3] [-r N] CMD ...",
+		summary: "run one command on a fresh connection, printed as the real redis-cli prints it", run: (*Shell).redisCLIWord},
+	{name: "docker", usage: "docker exec [-i] [-t] redis-lesson redis-cli CMD ...",
+		summary: "the lesson's way to reach its Redis container; here it reaches the lab's Redis", run: (*Shell).docker},
+	{name: "sleep", usage: "sleep SECONDS", summary: "wait (0.3, 1, 2s, 1m); Ctrl-C cuts it short", run: (*Shell).sleep},
+	{name: "run", usage: "run FILE [ARG ...]", summary: "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)", run: (*Shell).runScriptWord},
+	{name: "help", usage: "help [COMMAND]", summary: "this list, or the syntax of a Redis command"}, // run set in init: help lists labWords
+	{name: "clear", usage: "clear", summary: "clear the screen", run: (*Shell).clear},
+	{name: "@NAME", usage: "@NAME COMMAND ...", summary: "run COMMAND in session NAME, on its own connection"},
 }
 
 // The shell's own words the lab keeps, for help and completion.

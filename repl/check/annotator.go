@@ -1,0 +1,157 @@
+package check
+
+import (
+	"fmt"
+	"time"
+)
+
+// holding is one acquisition of a lock: who, with which token, and until
+// when the server said it would live.
+type holding struct {
+	session, token    string
+	acquired, expires time.Time
+	released          bool
+	lostNoted         bool   // "expired while held" already said
+	successor         string // who acquired the lock while this one still held it
+	successorAt       time.Time
+}
+
+// lock is what the run did with one lock key.
+type lock struct {
+	key       string
+	current   *holding            // the latest acquisition
+	bySession map[string]*holding // each session's latest acquisition
+	// expiredToken is, for a session that acquired the lock again after
+	// its own earlier lock expired unreleased, that earlier token: one
+	// session playing two clients, as the lesson's blind-unlock script does.
+	expiredToken map[string]string
+}
+
+// Annotator turns events into notes and, at the end, verdicts. It is not
+// safe for concurrent use: feed it from one goroutine (or behind a lock).
+type Annotator struct {
+	start     time.Time
+	locks     map[string]*lock
+	tokens    map[string]string // token -> the session that acquired with it
+	slots     map[string]*slot
+	slotOrder []string
+	findings  []Finding
+}
+
+// New makes an annotator for a run that began at start.
+func New(start time.Time) *Annotator {
+	return &Annotator{start: start, locks: map[string]*lock{}, tokens: map[string]string{}, slots: map[string]*slot{}}
+}
+
+// Observe reads one event and returns the notes to print under its reply.
+func (a *Annotator) Observe(e Event) []Note {
+	if len(e.Args) == 0 || e.Reply.Err != "" {
+		return nil
+	}
+	switch e.name() {
+	case "SET":
+		return a.onSet(e)
+	case "DEL", "UNLINK":
+		return a.onDelete(e)
+	case "EVAL", "EVALSHA":
+		return a.onEval(e)
+	case "LLEN":
+		return a.onCheck(e)
+	case "RPUSH", "LPUSH":
+		return a.onBook(e)
+	}
+	return nil
+}
+
+// IsLock reports whether key has been used as a lock in this run.
+func (a *Annotator) IsLock(key string) bool { return a.locks[key] != nil }
+
+func (a *Annotator) lockFor(key string) *lock {
+	l := a.locks[key]
+	if l == nil {
+		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{}}
+		a.locks[key] = l
+	}
+	return l
+}
+
+// at is a time as an offset from the start of the run: "+0.301s".
+func (a *Annotator) at(t time.Time) string { return fmt.Sprintf("+%.3fs", t.Sub(a.start).Seconds()) }
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+
+// owner names whoever acquired with token: "fast (fast-token)", or just
+// the token when no session of this run acquired with it.
+func (a *Annotator) owner(token string) string {
+	if s, ok := a.tokens[token]; ok {
+		return fmt.Sprintf("%s (%s)", s, token)
+	}
+	return token
+}
+
+func (a *Annotator) onSet(e Event) []Note {
+	key, token, ttl, ok := IsSetNX(e.Args)
+	if !ok {
+		return nil
+	}
+	l := a.lockFor(key)
+	if e.Reply.Nil {
+		return a.notAcquired(e, key)
+	}
+	if !e.Reply.OK() {
+		return nil
+	}
+	notes := a.supersede(e, l)
+	h := &holding{session: e.Session, token: token, acquired: e.End}
+	if st, ok := e.after(key); ok && st.PTTL >= 0 {
+		ttl = st.PTTL
+	}
+	if ttl > 0 {
+		h.expires = e.End.Add(ttl)
+	}
+	l.current, l.bySession[e.Session] = h, h
+	a.tokens[token] = e.Session
+	text := fmt.Sprintf("lock acquired: %s holds %s", e.Session, key)
+	if ttl > 0 {
+		text += fmt.Sprintf(" for %s", secs(ttl))
+	}
+	return append(notes, Note{e.Session, Good, text})
+}
+
+func (a *Annotator) notAcquired(e Event, key string) []Note {
+	st, ok := e.after(key)
+	if !ok || !st.Exists {
+		return []Note{{e.Session, Info, "lock not acquired"}}
+	}
+	text := fmt.Sprintf("lock not acquired: held by %s", a.owner(st.Value))
+	if st.PTTL >= 0 {
+		text += fmt.Sprintf(", %s left", secs(st.PTTL))
+	}
+	return []Note{{e.Session, Info, text}}
+}
+
+// supersede handles a new acquisition of a lock someone still believed
+// they held: the server granted it, so that holder's TTL ran out.
+func (a *Annotator) supersede(e Event, l *lock) []Note {
+	prev := l.current
+	if prev == nil || prev.released {
+		return nil
+	}
+	if prev.session == e.Session {
+		l.expiredToken[e.Session] = prev.token
+		return []Note{{e.Session, Info, fmt.Sprintf("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}}
+	}
+	prev.successor, prev.successorAt = e.Session, e.End
+	return []Note{a.lost(prev, l.key)}
+}
+
+// lost is the note for a holder whose TTL ran out before it released.
+func (a *Annotator) lost(h *holding, key string) Note {
+	h.lostNoted = true
+	text := fmt.Sprintf("%s's lock on %s expired while %s still held it", h.session, key, h.session)
+	if !h.expires.IsZero() {
+		text += fmt.Sprintf(" (at %s): %s no longer holds it", a.at(h.expires), h.session)
+	}
+	a.findings = append(a.findings, Finding{Kind: ExpiredWhileHeld, Key: key, Text: text})
+	return Note{h.session, Bad, text}
+}

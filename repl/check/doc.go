@@ -1,0 +1,12 @@
+// Package check reads the event log of a lab run and says, in the
+// lesson's words, what happened to its locks and slots: a lock acquired or
+// not (and who holds it), a holder whose TTL ran out while it was still
+// working, a WRONG-OWNER DEL, a compare-and-delete that kept a successor's
+// lock, and at the end a verdict per slot and lock (DOUBLE BOOKING,
+// overlapping holders, wrong-owner deletes, or all clear).
+//
+// Everything it says is derived from what the server answered: each event
+// carries the reply and, for lock keys, the key's value and PTTL read in
+// the same MULTI as the command (see session). It never guesses from
+// client-side timers. It is pure: no I/O, no Redis, no terminal.
+package check

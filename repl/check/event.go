@@ -1,0 +1,117 @@
+package check
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Reply is what the annotator needs of a server reply.
+type Reply struct {
+	Nil   bool
+	Err   string // the error text, for an error reply
+	Str   string // a status or bulk string
+	Int   int64
+	IsInt bool
+}
+
+// OK reports whether the reply is the status OK.
+func (r Reply) OK() bool { return r.Str == "OK" && !r.Nil && r.Err == "" }
+
+// KeyState is a lock key as the server showed it, read atomically with a
+// command (in the same MULTI ... EXEC).
+type KeyState struct {
+	Key    string
+	Exists bool
+	Value  string
+	PTTL   time.Duration // remaining time to live; negative: no expiry
+}
+
+// Event is one command of the run.
+type Event struct {
+	Session    string
+	Args       []string
+	Reply      Reply
+	Start, End time.Time
+	// Before and After hold the lock keys the command touched, as they
+	// were just before and just after it, when the session asked.
+	Before, After []KeyState
+}
+
+func (e Event) name() string { return strings.ToUpper(e.Args[0]) }
+
+func (e Event) before(key string) (KeyState, bool) { return find(e.Before, key) }
+func (e Event) after(key string) (KeyState, bool)  { return find(e.After, key) }
+
+func find(states []KeyState, key string) (KeyState, bool) {
+	for _, s := range states {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return KeyState{}, false
+}
+
+// Level says how a note reads: a plain fact, a fix that held, or a bug.
+type Level int
+
+const (
+	Info Level = iota
+	Good
+	Bad
+)
+
+// Note is one line the annotator adds under a reply.
+type Note struct {
+	Session string
+	Level   Level
+	Text    string
+}
+
+// IsSetNX reports whether args is a SET with NX (a lock acquisition), and
+// returns the key, the token and the TTL asked for (0 when none).
+func IsSetNX(args []string) (key, token string, ttl time.Duration, ok bool) {
+	if len(args) < 4 || strings.ToUpper(args[0]) != "SET" {
+		return "", "", 0, false
+	}
+	for i := 3; i < len(args); i++ {
+		switch strings.ToUpper(args[i]) {
+		case "NX":
+			ok = true
+		case "PX", "EX":
+			if i+1 < len(args) {
+				ttl = parseTTL(args[i], args[i+1])
+			}
+		}
+	}
+	return args[1], args[2], ttl, ok
+}
+
+func parseTTL(unit, n string) time.Duration {
+	v, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || v < 0 {
+		return 0
+	}
+	if strings.ToUpper(unit) == "EX" {
+		return time.Duration(v) * time.Second
+	}
+	return time.Duration(v) * time.Millisecond
+}
+
+// EvalKeys returns the keys an EVAL or EVALSHA names (KEYS[1] ...), and
+// its first ARGV.
+func EvalKeys(args []string) (keys []string, argv1 string, ok bool) {
+	name := strings.ToUpper(args[0])
+	if (name != "EVAL" && name != "EVALSHA" && name != "EVAL_RO" && name != "EVALSHA_RO") || len(args) < 3 {
+		return nil, "", false
+	}
+	n, err := strconv.Atoi(args[2])
+	if err != nil || n < 0 || 3+n > len(args) {
+		return nil, "", false
+	}
+	keys = args[3 : 3+n]
+	if len(args) > 3+n {
+		argv1 = args[3+n]
+	}
+	return keys, argv1, true
+}

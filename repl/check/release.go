@@ -1,0 +1,122 @@
+package check
+
+import "fmt"
+
+// onDelete judges a plain DEL or UNLINK of lock keys, from the key's value
+// read in the same MULTI just before it.
+func (a *Annotator) onDelete(e Event) []Note {
+	var notes []Note
+	for _, key := range e.Args[1:] {
+		a.resetSlot(key)
+		st, ok := e.before(key)
+		if !ok {
+			continue
+		}
+		l := a.lockFor(key)
+		notes = append(notes, a.release(e, l, st, !st.Exists)...)
+	}
+	return notes
+}
+
+// onEval judges a script run on lock keys (a compare-and-delete release,
+// typically) by the key's value before and after it.
+func (a *Annotator) onEval(e Event) []Note {
+	keys, token, _ := EvalKeys(e.Args)
+	var notes []Note
+	for _, key := range keys {
+		before, ok1 := e.before(key)
+		after, ok2 := e.after(key)
+		if !ok1 || !ok2 {
+			continue
+		}
+		l := a.lockFor(key)
+		kept := before.Exists && after.Exists && after.Value == before.Value
+		if kept {
+			notes = append(notes, a.kept(e, l, before, token)...)
+			continue
+		}
+		notes = append(notes, a.release(e, l, before, !before.Exists)...)
+	}
+	return notes
+}
+
+// release is a release attempt by e.Session that deleted the lock holding
+// st.Value, or found it already gone (gone).
+func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
+	mine := l.bySession[e.Session]
+	notes := a.overlapAt(e, l, mine)
+	wasReleased := mine == nil || mine.released
+	if mine != nil {
+		mine.released = true
+	}
+	if gone {
+		if wasReleased {
+			return notes // a reset of a lock nobody here held: nothing to say
+		}
+		if !mine.lostNoted && mine.successor == "" {
+			notes = append(notes, a.lost(mine, l.key))
+		}
+		return append(notes, Note{e.Session, Info, fmt.Sprintf("nothing to release: %s was already gone", l.key)})
+	}
+	if l.current != nil && l.current.token == st.Value {
+		l.current.released = true
+	}
+	if old, ok := l.expiredToken[e.Session]; ok && mine != nil && st.Value == mine.token && e.name() != "EVAL" && e.name() != "EVALSHA" {
+		return append(notes, a.ambiguous(e, l, st, old))
+	}
+	if mine != nil && st.Value == mine.token {
+		return append(notes, Note{e.Session, Good, fmt.Sprintf("released: %s deleted its own lock on %s", e.Session, l.key)})
+	}
+	return append(notes, a.wrongOwner(e, l, st, mine))
+}
+
+// ambiguous is a plain DEL by a session that held the lock twice, with two
+// tokens: the DEL carries no token, so it may be the first (expired)
+// holder deleting the second one's lock.
+func (a *Annotator) ambiguous(e Event, l *lock, st KeyState, old string) Note {
+	text := fmt.Sprintf("DEL removed %s holding %s", l.key, st.Value)
+	if st.PTTL >= 0 {
+		text += fmt.Sprintf(" (%s left)", secs(st.PTTL))
+	}
+	text += fmt.Sprintf("; if this was %s's release, it deleted %s's lock: a plain DEL cannot tell (a blind unlock)", old, st.Value)
+	a.findings = append(a.findings, Finding{Kind: BlindDel, Key: l.key, Text: text})
+	return Note{e.Session, Bad, text}
+}
+
+func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Note {
+	text := fmt.Sprintf("WRONG-OWNER DEL: %s removed %s's lock on %s", e.Session, a.owner(st.Value), l.key)
+	if st.PTTL >= 0 {
+		text += fmt.Sprintf(", which had %s left", secs(st.PTTL))
+	}
+	if mine != nil && !mine.expires.IsZero() {
+		text += fmt.Sprintf(" (%s's own lock expired at %s)", e.Session, a.at(mine.expires))
+	}
+	a.findings = append(a.findings, Finding{Kind: WrongOwnerDel, Key: l.key, Text: text})
+	return Note{e.Session, Bad, text}
+}
+
+// kept is a compare-and-delete that found another token and left the lock.
+func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
+	mine := l.bySession[e.Session]
+	notes := a.overlapAt(e, l, mine)
+	if mine != nil {
+		mine.released = true
+	}
+	if mine != nil && st.Value == mine.token {
+		return append(notes, Note{e.Session, Info, fmt.Sprintf("not released: %s still holds %s", e.Session, l.key)})
+	}
+	text := fmt.Sprintf("safe: token mismatch (%s is not %s), %s's lock kept", token, st.Value, a.owner(st.Value))
+	return append(notes, Note{e.Session, Good, text})
+}
+
+// overlapAt reports an overlap when mine's lock was taken over by a
+// successor while mine was still working: this release attempt proves mine
+// was inside its critical section after the successor entered its own.
+func (a *Annotator) overlapAt(e Event, l *lock, mine *holding) []Note {
+	if mine == nil || mine.released || mine.successor == "" {
+		return nil
+	}
+	text := fmt.Sprintf("OVERLAP: %s and %s both held %s from %s to %s", mine.session, mine.successor, l.key, a.at(mine.successorAt), a.at(e.Start))
+	a.findings = append(a.findings, Finding{Kind: Overlap, Key: l.key, Text: text})
+	return []Note{{e.Session, Bad, text}}
+}

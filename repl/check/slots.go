@@ -1,0 +1,126 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+)
+
+// slot is a list that sessions check (LLEN) and then book (RPUSH): the
+// lesson's check-then-act.
+type slot struct {
+	key      string
+	seats    int64
+	saw      map[string]int64 // what each session's last LLEN answered
+	bookings []booking        // since the list was last deleted
+	peak     int64            // the longest the list got since then, as RPUSH answered
+	over     *Finding         // the double booking of the current bookings, once there is one
+	overs    []*Finding
+}
+
+type booking struct {
+	session, value string
+	saw            int64
+	checked        bool
+}
+
+// SetSeats says how many bookings a slot may hold (1 unless said).
+func (a *Annotator) SetSeats(key string, seats int64) { a.slotFor(key).seats = seats }
+
+func (a *Annotator) slotFor(key string) *slot {
+	s := a.slots[key]
+	if s == nil {
+		s = &slot{key: key, seats: 1, saw: map[string]int64{}}
+		a.slots[key] = s
+		a.slotOrder = append(a.slotOrder, key)
+	}
+	return s
+}
+
+func (a *Annotator) onCheck(e Event) []Note {
+	if len(e.Args) == 2 && e.Reply.IsInt {
+		a.slotFor(e.Args[1]).saw[e.Session] = e.Reply.Int
+	}
+	return nil
+}
+
+// onBook records a booking on a slot that was checked first (a push onto
+// a list nobody checked is not a booking). RPUSH answers the list's new
+// length: when that passes the seats, the server itself says the slot is
+// double booked.
+func (a *Annotator) onBook(e Event) []Note {
+	s := a.slots[e.Args[1]]
+	if s == nil || len(e.Args) < 3 || !e.Reply.IsInt {
+		return nil
+	}
+	saw, checked := s.saw[e.Session]
+	for _, v := range e.Args[2:] {
+		s.bookings = append(s.bookings, booking{session: e.Session, value: v, saw: saw, checked: checked})
+	}
+	s.peak = max(s.peak, e.Reply.Int)
+	if s.peak <= s.seats {
+		return nil
+	}
+	// Events of concurrent sessions may arrive in any order: the
+	// finding is rewritten with every booking of this epoch.
+	a.doubleBooked(s, s.peak)
+	if e.Reply.Int <= s.seats {
+		return nil
+	}
+	text := fmt.Sprintf("%s now holds %d bookings for %d seat(s)", s.key, e.Reply.Int, s.seats)
+	if checked {
+		text += fmt.Sprintf(": %s saw count=%d before booking", e.Session, saw)
+	}
+	return []Note{{e.Session, Bad, text}}
+}
+
+// doubleBooked records (or updates) the double booking of the slot's
+// current bookings.
+func (a *Annotator) doubleBooked(s *slot, count int64) {
+	var who []string
+	allSawRoom := true
+	for _, b := range s.bookings {
+		who = append(who, b.value)
+		allSawRoom = allSawRoom && b.checked && b.saw < s.seats
+	}
+	text := fmt.Sprintf("DOUBLE BOOKING: %s held %d bookings (%s) for %d seat(s)", s.key, count, strings.Join(who, ", "), s.seats)
+	if allSawRoom {
+		text += ": each bidder checked the count, saw room, and booked; nothing stopped a second bidder between its check and its booking"
+	}
+	if s.over == nil {
+		s.over = &Finding{Kind: DoubleBooking, Key: s.key}
+		s.overs = append(s.overs, s.over)
+	}
+	s.over.Text = text
+}
+
+// resetSlot forgets a slot's bookings when its list is deleted.
+func (a *Annotator) resetSlot(key string) {
+	if s := a.slots[key]; s != nil {
+		s.bookings, s.over, s.peak = nil, nil, 0
+	}
+}
+
+// Slots lists the slots booked in this run, whose final length the caller
+// reads from the server for Verdict.
+func (a *Annotator) Slots() []string {
+	var out []string
+	for _, k := range a.slotOrder {
+		if s := a.slots[k]; len(s.bookings) > 0 || len(s.overs) > 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// slotVerdict is every double booking the slot went through, or, when it
+// had none, its final count against its seats.
+func (a *Annotator) slotVerdict(s *slot, length int64) []Finding {
+	var out []Finding
+	for _, f := range s.overs {
+		out = append(out, *f)
+	}
+	if len(out) == 0 {
+		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: fmt.Sprintf("%s: %d booking(s) for %d seat(s)", s.key, length, s.seats)})
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/fatih/color"
+
+	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// notePrefix starts every annotation line, so that notes never read as
+// replies.
+const notePrefix = "   ↳ "
+
+var noteColors = map[check.Level]*color.Color{
+	check.Info: color.New(color.FgCyan),
+	check.Good: color.New(color.FgGreen),
+	check.Bad:  color.New(color.FgRed, color.Bold),
+}
+
+// annotate feeds an event to the annotator and prints its notes on the
+// lab's own output (never into a $(...) capture or a redirection, whose
+// reader expects redis-cli's bytes only).
+func (s *Shell) annotate(w io.Writer, e session.Event) {
+	if !s.cfg.Notes {
+		return
+	}
+	s.annMu.Lock()
+	notes := s.ann.Observe(e.Check())
+	s.annMu.Unlock()
+	if lw, ok := w.(*lineWriter); !ok || lw.stderr {
+		w, _ = s.writers.get(e.Session) // captured or redirected: the notes go to the session's lines
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, noteColors[n.Level].Sprint(notePrefix+n.Text))
+	}
+}
+
+// Verdict prints the end-of-run verdict, if the run did anything with
+// locks or slots: each slot judged by its length as the server reports it
+// now, then the lock findings. It returns the findings.
+func (s *Shell) Verdict(ctx context.Context) []check.Finding {
+	if !s.cfg.Notes {
+		return nil
+	}
+	s.annMu.Lock()
+	slots := s.ann.Slots()
+	s.annMu.Unlock()
+	lengths := s.slotLengths(ctx, slots)
+	s.annMu.Lock()
+	findings := s.ann.Verdict(lengths)
+	s.annMu.Unlock()
+	for _, f := range findings {
+		level := check.Good
+		if f.Bad() {
+			level = check.Bad
+		}
+		fmt.Fprintln(s.out, noteColors[level].Sprint("verdict: "+f.Text))
+	}
+	return findings
+}
+
+// slotLengths asks the server, on a connection of its own (no event is
+// recorded), how many bookings each slot holds now.
+func (s *Shell) slotLengths(ctx context.Context, slots []string) map[string]int64 {
+	out := map[string]int64{}
+	if len(slots) == 0 {
+		return out
+	}
+	conn := session.NewConn(s.cfg.Sessions.Target, "")
+	defer conn.Close()
+	for _, k := range slots {
+		if r, err := conn.Do(ctx, []string{"LLEN", k}); err == nil && r.Kind == resp.Int {
+			out[k] = r.Int
+		}
+	}
+	return out
+}
+
+// resetAnnotator starts a new run: fresh lock and slot history, times
+// measured from now.
+func (s *Shell) resetAnnotator() {
+	s.annMu.Lock()
+	defer s.annMu.Unlock()
+	s.start = time.Now()
+	s.ann = check.New(s.start)
+}

@@ -1,0 +1,198 @@
+package shell
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// sessionDevice is the directory of the pseudo-files a job's output is
+// redirected to: the open handler turns /dev/locklab/NAME into that
+// session's line writer.
+const sessionDevice = "/dev/locklab/"
+
+// barrierWait bounds how long a job waits at the start barrier for the
+// other jobs of its group (one that never sends a command must not hang
+// the rest).
+const barrierWait = 500 * time.Millisecond
+
+// nameJobs gives every background job (`cmd &`) of f a session of its own:
+// its Redis commands go to their own connection, its output to its own
+// gutter. The name comes from the job (`./book.sh alice &` is alice,
+// `@bob CMD &` is bob, `book carol &` is carol), else job1, job2...
+// Consecutive jobs (`a & b & wait`) share a start barrier. It returns the
+// sessions f starts (nil: none).
+func (s *Shell) nameJobs(f *syntax.File) []string {
+	var names []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if list, ok := stmtList(n); ok {
+			names = append(names, s.nameGroups(list)...)
+		}
+		return true
+	})
+	return names
+}
+
+func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {
+	switch n := n.(type) {
+	case *syntax.File:
+		return n.Stmts, true
+	case *syntax.Block:
+		return n.Stmts, true
+	case *syntax.Subshell:
+		return n.Stmts, true
+	case *syntax.IfClause:
+		return n.Then, true
+	case *syntax.ForClause:
+		return n.Do, true
+	case *syntax.WhileClause:
+		return n.Do, true
+	}
+	return nil, false
+}
+
+// nameGroups names the jobs of one statement list, grouping runs of
+// consecutive jobs behind one barrier. Names are unique within a group;
+// a later group may reuse them (alice books again, as alice).
+func (s *Shell) nameGroups(list []*syntax.Stmt) []string {
+	var group, started []string
+	used := map[string]bool{}
+	flush := func() {
+		if len(group) > 1 {
+			s.addBarrier(group)
+		}
+		group, used = nil, map[string]bool{}
+	}
+	for i, st := range list {
+		if !st.Background {
+			flush()
+			continue
+		}
+		name := uniqueName(jobName(st, i), used)
+		bindJob(st, name)
+		group, started = append(group, name), append(started, name)
+	}
+	flush()
+	return started
+}
+
+var nameChars = regexp.MustCompile(`^[A-Za-z][\w-]{0,31}$`)
+
+// jobName picks a job's session name from its command line.
+func jobName(st *syntax.Stmt, i int) string {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if ok && len(call.Args) > 0 {
+		words := literals(call.Args)
+		if name := nameFromWords(words); name != "" {
+			return name
+		}
+	}
+	return fmt.Sprintf("job%d", i+1)
+}
+
+func nameFromWords(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	first := words[0]
+	switch {
+	case strings.HasPrefix(first, "@") && nameChars.MatchString(first[1:]):
+		return first[1:]
+	case first == "bash" || first == "sh" || first == "run" || first == "source":
+		return nameFromWords(words[1:])
+	case wordIndex[first] != nil && wordIndex[first].bidder && len(words) > 1 && nameChars.MatchString(words[1]):
+		return words[1] // a macro whose first argument is the bidder
+	case strings.Contains(first, "/"):
+		if len(words) > 1 && nameChars.MatchString(words[1]) {
+			return words[1] // ./book_no_lock.sh alice: the lesson's bidder
+		}
+		return strings.TrimSuffix(path.Base(first), path.Ext(first))
+	}
+	return ""
+}
+
+func literals(words []*syntax.Word) []string {
+	var out []string
+	for _, w := range words {
+		lit, ok := literal(w)
+		if !ok {
+			break
+		}
+		out = append(out, lit)
+	}
+	return out
+}
+
+func uniqueName(name string, used map[string]bool) string {
+	candidate := name
+	for n := 2; used[candidate]; n++ {
+		candidate = fmt.Sprintf("%s%d", name, n)
+	}
+	used[candidate] = true
+	return candidate
+}
+
+// bindJob makes the job run in session name: its environment names the
+// session, and its stdout and stderr go to the session's writers (ahead of
+// the job's own redirections, which still win).
+func bindJob(st *syntax.Stmt, name string) {
+	assign := &syntax.Assign{Name: &syntax.Lit{Value: sessionVar}, Value: litWord(name)}
+	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
+		call.Assigns = append([]*syntax.Assign{assign}, call.Assigns...)
+	} else {
+		inner := &syntax.Stmt{Cmd: st.Cmd, Redirs: st.Redirs}
+		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{assign}}}, inner}}
+		st.Redirs = nil
+	}
+	out := &syntax.Redirect{Op: syntax.RdrOut, Word: litWord(sessionDevice + name)}
+	errs := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(sessionDevice + name + "/err")}
+	st.Redirs = append([]*syntax.Redirect{out, errs}, st.Redirs...)
+}
+
+func litWord(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: s}}}
+}
+
+// barrier lines up the first Redis command of each job in a group, so a
+// scripted race starts together rather than in goroutine start-up order.
+type barrier struct {
+	mu      sync.Mutex
+	waiting int
+	ready   chan struct{}
+}
+
+func (s *Shell) addBarrier(names []string) {
+	b := &barrier{waiting: len(names), ready: make(chan struct{})}
+	s.jobMu.Lock()
+	defer s.jobMu.Unlock()
+	for _, n := range names {
+		s.barriers[n] = b
+	}
+}
+
+// atStart is called before each command a session sends: the first time,
+// it waits at the session's barrier, if it has one.
+func (s *Shell) atStart(name string) {
+	s.jobMu.Lock()
+	b := s.barriers[name]
+	delete(s.barriers, name)
+	s.jobMu.Unlock()
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.waiting--
+	if b.waiting == 0 {
+		close(b.ready)
+	}
+	b.mu.Unlock()
+	select {
+	case <-b.ready:
+	case <-time.After(barrierWait):
+	}
+}
