@@ -63,6 +63,15 @@ func (a *Annotator) Observe(e Event) []Note {
 	return nil
 }
 
+// Sending is told of a command before it is sent: the token of a SET ...
+// NX is known to be that session's from then on, so that a rival whose
+// reply arrives first can already be told who holds the lock.
+func (a *Annotator) Sending(session string, args []string) {
+	if _, token, _, ok := IsSetNX(args); ok {
+		a.tokens[token] = session
+	}
+}
+
 // IsLock reports whether key has been used as a lock in this run.
 func (a *Annotator) IsLock(key string) bool { return a.locks[key] != nil }
 
@@ -87,6 +96,15 @@ func (a *Annotator) owner(token string) string {
 		return fmt.Sprintf("%s (%s)", s, token)
 	}
 	return token
+}
+
+// whoseLock is "fast's lock (fast-token)", or "the lock holding TOKEN"
+// when no session of this run acquired with it.
+func (a *Annotator) whoseLock(token string) string {
+	if s, ok := a.tokens[token]; ok {
+		return fmt.Sprintf("%s's lock (%s)", s, token)
+	}
+	return fmt.Sprintf("the lock holding %s", token)
 }
 
 func (a *Annotator) onSet(e Event) []Note {

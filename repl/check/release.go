@@ -84,7 +84,7 @@ func (a *Annotator) ambiguous(e Event, l *lock, st KeyState, old string) Note {
 }
 
 func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Note {
-	text := fmt.Sprintf("WRONG-OWNER DEL: %s removed %s's lock on %s", e.Session, a.owner(st.Value), l.key)
+	text := fmt.Sprintf("WRONG-OWNER DEL: %s removed %s on %s", e.Session, a.whoseLock(st.Value), l.key)
 	if st.PTTL >= 0 {
 		text += fmt.Sprintf(", which had %s left", secs(st.PTTL))
 	}
@@ -105,7 +105,7 @@ func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 	if mine != nil && st.Value == mine.token {
 		return append(notes, Note{e.Session, Info, fmt.Sprintf("not released: %s still holds %s", e.Session, l.key)})
 	}
-	text := fmt.Sprintf("safe: token mismatch (%s is not %s), %s's lock kept", token, st.Value, a.owner(st.Value))
+	text := fmt.Sprintf("safe: token mismatch (%s is not %s), %s kept", token, st.Value, a.whoseLock(st.Value))
 	return append(notes, Note{e.Session, Good, text})
 }
 

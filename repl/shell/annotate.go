@@ -41,6 +41,13 @@ func (s *Shell) annotate(w io.Writer, e session.Event) {
 	}
 }
 
+// sending tells the annotator a command is about to be sent.
+func (s *Shell) sending(name string, args []string) {
+	s.annMu.Lock()
+	defer s.annMu.Unlock()
+	s.ann.Sending(name, args)
+}
+
 // Verdict prints the end-of-run verdict, if the run did anything with
 // locks or slots: each slot judged by its length as the server reports it
 // now, then the lock findings. It returns the findings.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/lab"
 )
 
 // sessionDevice is the directory of the pseudo-files a job's output is
@@ -33,9 +35,23 @@ func (s *Shell) nameJobs(f *syntax.File) []string {
 		if list, ok := stmtList(n); ok {
 			names = append(names, s.nameGroups(list)...)
 		}
+		if call, ok := n.(*syntax.CallExpr); ok {
+			names = append(names, macroSessions(call)...)
+		}
 		return true
 	})
 	return names
+}
+
+// macroSessions are the sessions a macro call always uses (blind-unlock's
+// slow and fast): a run with them has several sessions from its start.
+func macroSessions(call *syntax.CallExpr) []string {
+	if words := literals(call.Args); len(words) > 0 {
+		if m := lab.Find(words[0]); m != nil {
+			return m.Sessions
+		}
+	}
+	return nil
 }
 
 func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {

@@ -19,8 +19,9 @@ type output struct {
 	term    io.Writer // the real destinations, behind mu
 	termErr io.Writer
 	mu      sync.Mutex
-	gutter  bool // print gutters at all (a terminal, or --gutter)
-	on      bool // gutters are on for this run: it has several sessions
+	gutter  bool   // print gutters at all (a terminal, or --gutter)
+	on      bool   // gutters are on for this run: it has several sessions
+	first   string // the first session that wrote in this run
 	start   time.Time
 	width   int // the longest session name so far, to align gutters
 	colors  map[string]*color.Color
@@ -37,7 +38,7 @@ func newOutput(term, termErr io.Writer, gutter bool) *output {
 func (o *output) beginRun(start time.Time, sessions []string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.start, o.on = start, o.gutter && len(sessions) > 0
+	o.start, o.on, o.first = start, o.gutter && len(sessions) > 0, ""
 	for _, n := range sessions {
 		o.width = max(o.width, len(n))
 	}
@@ -51,6 +52,10 @@ func (o *output) writeLines(name string, stderr bool, lines []byte) {
 	if stderr {
 		dst = o.termErr
 	}
+	if o.first == "" {
+		o.first = name
+	}
+	o.on = o.on || (o.gutter && name != o.first) // a second session: gutters from here on
 	if !o.on {
 		dst.Write(lines)
 		return

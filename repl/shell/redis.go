@@ -20,20 +20,34 @@ const slowCommand = 500 * time.Millisecond
 
 // redis sends args in the caller's session and prints the reply.
 func (s *Shell) redis(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	name := sessionOf(ctx, hc)
+	reply, err := s.send(ctx, hc, sessionOf(ctx, hc), args, true)
+	if err != nil {
+		return err
+	}
+	return s.replyStatus(hc, args, reply, s.cfg.Flags.ExitOnError)
+}
+
+// send sends args in session name; when print is set it prints the reply
+// as redis-cli would (with its timing for slow commands). Notes are
+// printed either way. The error is an exit status for a connection that
+// failed (already reported), or ctx's.
+func (s *Shell) send(ctx context.Context, hc interp.HandlerContext, name string, args []string, print bool) (resp.Reply, error) {
 	s.atStart(name)
+	s.sending(name, args)
 	e, err := s.cfg.Sessions.Get(name).Do(ctx, args)
 	if err != nil {
-		return s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
+		return e.Reply, s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
 	}
 	w := s.stdoutFor(hc, name)
-	tty := s.ttyFor(w, s.cfg.Flags.Output)
-	s.printReply(hc, w, args, e.Reply, tty, s.cfg.Flags.ExitOnError)
-	if took := e.End.Sub(e.Start); tty && s.cfg.Interactive && took >= slowCommand {
-		fmt.Fprintf(w, "(%.2fs)\n", took.Seconds())
+	if print {
+		tty := s.ttyFor(w, s.cfg.Flags.Output)
+		s.printReply(hc, w, args, e.Reply, tty, s.cfg.Flags.ExitOnError)
+		if took := e.End.Sub(e.Start); tty && s.cfg.Interactive && took >= slowCommand {
+			fmt.Fprintf(w, "(%.2fs)\n", took.Seconds())
+		}
 	}
 	s.annotate(w, e)
-	return s.replyStatus(hc, args, e.Reply, s.cfg.Flags.ExitOnError)
+	return e.Reply, nil
 }
 
 // printReply writes one reply as redis-cli would: its TTY format, or the

@@ -59,6 +59,7 @@ func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o 
 				return err
 			}
 		}
+		s.sending(name, args)
 		e, err := s.cfg.Sessions.OneShot(ctx, t, name, args)
 		if err != nil {
 			return s.connFailed(ctx, hc, t, err)

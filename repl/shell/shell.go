@@ -47,6 +47,7 @@ type Shell struct {
 	mu         sync.Mutex
 	redisErrs  int   // Redis error replies seen, for -e
 	lastStatus error // the exit status of the last entry, as an interp.ExitStatus
+	scripts    map[string]string // Lua scripts loaded on the server: script -> SHA1
 
 	annMu sync.Mutex
 	ann   *check.Annotator // what this run did with locks and slots
@@ -58,7 +59,7 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
 	}
-	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter), barriers: map[string]*barrier{}}
+	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter), barriers: map[string]*barrier{}, scripts: map[string]string{}}
 	s.writers.out = s.output
 	s.out, s.errOut = s.writers.get(session.Main)
 	r, err := s.newRunner(s.out, s.errOut, session.Main)

@@ -1,0 +1,149 @@
+package lab
+
+import (
+	"context"
+	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// The lesson's values.
+const (
+	defaultSlot  = "room:2pm:bookings"
+	defaultLock  = "lock:room:2pm"
+	defaultWork  = 300 * time.Millisecond
+	defaultTTL   = 2000 * time.Millisecond
+	defaultSeats = 1
+)
+
+func init() {
+	Macros = append(Macros,
+		Macro{Name: "book", Bidder: true,
+			Usage:   "book BIDDER [--slot KEY] [--seats N] [--work DUR]",
+			Summary: "check-then-act with no lock: LLEN, work, RPUSH (the double-booking bug)",
+			Run:     book},
+		Macro{Name: "book-locked", Bidder: true,
+			Usage:   "book-locked BIDDER TOKEN [--lock KEY] [--ttl DUR] [--work DUR] [--wait DUR] [--release get-del|eval|blind] [--slot KEY] [--seats N]",
+			Summary: "SET lock TOKEN NX PX ttl, the same booking, then release (the fix; --wait retries the SET)",
+			Run:     bookLocked},
+	)
+}
+
+// booking is the check-then-act both booking macros share.
+type booking struct {
+	slot  *string
+	seats *int64
+	work  *time.Duration
+}
+
+func bookingFlags(f *flags) booking {
+	return booking{
+		slot:  f.fs.String("slot", defaultSlot, "the slot's list"),
+		seats: f.fs.Int64("seats", defaultSeats, "how many bookings the slot takes"),
+		work:  f.duration("work", defaultWork, "time between the check and the booking"),
+	}
+}
+
+// book is book_no_lock.sh: count, and if there is room, work, then book.
+func (b booking) book(ctx context.Context, env Env, session, bidder string) error {
+	env.Seats(*b.slot, *b.seats)
+	count, err := env.Query(ctx, session, "LLEN", *b.slot)
+	if err != nil {
+		return err
+	}
+	if count.Kind != resp.Int {
+		env.Say(session, "%s: cannot book: LLEN %s answered %s", bidder, *b.slot, count.String())
+		return nil
+	}
+	if count.Int >= *b.seats {
+		env.Say(session, "%s: rejected (saw count=%d)", bidder, count.Int)
+		return nil
+	}
+	if err := env.Sleep(ctx, *b.work); err != nil {
+		return err
+	}
+	if _, err := env.Query(ctx, session, "RPUSH", *b.slot, bidder); err != nil {
+		return err
+	}
+	env.Say(session, "%s: booked (saw count=%d)", bidder, count.Int)
+	return nil
+}
+
+func book(ctx context.Context, env Env, args []string) error {
+	f := newFlags(Find("book"))
+	b := bookingFlags(f)
+	pos, err := f.parse(args, 1)
+	if err != nil {
+		return err
+	}
+	return b.book(ctx, env, bidderSession(env, pos[0]), pos[0])
+}
+
+// bookLocked is book_with_lock.sh: the lock first, then the booking, then
+// the release the flag names (the lesson's GET, compare, DEL by default).
+func bookLocked(ctx context.Context, env Env, args []string) error {
+	f := newFlags(Find("book-locked"))
+	b := bookingFlags(f)
+	lock := f.fs.String("lock", defaultLock, "the lock key")
+	ttl := f.duration("ttl", defaultTTL, "the lock's TTL")
+	wait := f.duration("wait", 0, "keep trying to acquire for this long (0: give up at once)")
+	release := f.fs.String("release", "get-del", "get-del, eval or blind")
+	pos, err := f.parse(args, 2)
+	if err != nil {
+		return err
+	}
+	if *release != "get-del" && *release != "eval" && *release != "blind" {
+		return &UsageError{Usage: f.usage, Problem: "book-locked: --release must be get-del, eval or blind"}
+	}
+	bidder, token := pos[0], pos[1]
+	session := bidderSession(env, bidder)
+	got, err := acquire(ctx, env, session, *lock, token, *ttl, *wait)
+	if err != nil || !got {
+		if err == nil {
+			env.Say(session, "%s: could not acquire lock, rejected immediately", bidder)
+		}
+		return err
+	}
+	if err := b.book(ctx, env, session, bidder); err != nil {
+		return err
+	}
+	return releaseLock(ctx, env, session, *release, *lock, token)
+}
+
+// acquire is SET lock token NX PX ttl, tried again every 10 ms for up to
+// wait.
+func acquire(ctx context.Context, env Env, session, lock, token string, ttl, wait time.Duration) (bool, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		r, err := env.Query(ctx, session, "SET", lock, token, "NX", "PX", millis(ttl))
+		if err != nil || (r.Kind == resp.Status && r.Str == "OK") {
+			return err == nil, err
+		}
+		if time.Now().After(deadline) {
+			return false, nil
+		}
+		if err := env.Sleep(ctx, 10*time.Millisecond); err != nil {
+			return false, err
+		}
+	}
+}
+
+// releaseLock releases as the flag says: get-del (the lesson's GET,
+// compare, DEL), eval (the atomic compare-and-delete) or blind (a plain
+// DEL, the bug).
+func releaseLock(ctx context.Context, env Env, session, how, lock, token string) error {
+	switch how {
+	case "eval":
+		_, err := evalRelease(ctx, env, session, lock, token, false)
+		return err
+	case "blind":
+		_, err := env.Query(ctx, session, "DEL", lock)
+		return err
+	}
+	owner, err := env.Query(ctx, session, "GET", lock)
+	if err != nil || owner.Kind != resp.Bulk || owner.Str != token {
+		return err
+	}
+	_, err = env.Query(ctx, session, "DEL", lock)
+	return err
+}

@@ -1,0 +1,8 @@
+// Package lab holds locklab's macros: the lesson's scenarios as commands
+// (book, book-locked, blind-unlock, eval-release). One table gives each
+// macro's usage, help, completion and code.
+//
+// Macros do nothing behind the user's back: every Redis command they send
+// goes through Env, which sends it in a session, records its event (so the
+// annotator sees it) and prints what the lesson would print.
+package lab

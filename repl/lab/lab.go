@@ -1,0 +1,134 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// Env is what a macro may do: send commands in sessions and print lines.
+type Env interface {
+	// Session is the session the macro was called in ("main" at the prompt,
+	// or a job's own).
+	Session() string
+	// Run sends a command in session and prints its reply, as typing it
+	// would; Query sends it quietly (its notes still print).
+	Run(ctx context.Context, session string, args ...string) (resp.Reply, error)
+	Query(ctx context.Context, session string, args ...string) (resp.Reply, error)
+	// Say prints one line in session's output.
+	Say(session, format string, a ...any)
+	// Seats tells the annotator how many bookings a slot may hold.
+	Seats(slot string, n int64)
+	// Sleep waits, or stops early when ctx is cancelled.
+	Sleep(ctx context.Context, d time.Duration) error
+	// Loaded, SHA and SetLoaded remember scripts loaded with SCRIPT LOAD
+	// on the lab's server, so they are loaded once.
+	Loaded(script string) bool
+	SHA(script string) string
+	SetLoaded(script, sha string)
+}
+
+// Macro is one lab command.
+type Macro struct {
+	Name, Usage, Summary string
+	// Bidder says the first argument names a bidder: a job running the
+	// macro (`book alice &`) becomes session alice.
+	Bidder bool
+	// Sessions are the sessions the macro always uses, besides the
+	// caller's (blind-unlock's slow and fast).
+	Sessions []string
+	Run      func(ctx context.Context, env Env, args []string) error
+}
+
+// UsageError is bad input to a macro; its text is the usage line.
+type UsageError struct{ Usage, Problem string }
+
+func (e *UsageError) Error() string { return fmt.Sprintf("%s\nusage: %s", e.Problem, e.Usage) }
+
+// Macros is the table of lab macros.
+var Macros []Macro
+
+// Find returns the macro called name, or nil.
+func Find(name string) *Macro {
+	for i := range Macros {
+		if Macros[i].Name == name {
+			return &Macros[i]
+		}
+	}
+	return nil
+}
+
+// flags parses a macro's arguments: npos positional arguments first, then
+// --name value options (or --name=value).
+type flags struct {
+	fs    *flag.FlagSet
+	usage string
+}
+
+func newFlags(m *Macro) *flags {
+	fs := flag.NewFlagSet(m.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return &flags{fs: fs, usage: m.Usage}
+}
+
+func (f *flags) parse(args []string, npos int) ([]string, error) {
+	if len(args) < npos || (len(args) > 0 && npos > 0 && strings.HasPrefix(args[0], "--")) {
+		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: needs %d argument(s)", f.fs.Name(), npos)}
+	}
+	pos := args[:npos]
+	if err := f.fs.Parse(args[npos:]); err != nil {
+		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: %v", f.fs.Name(), err)}
+	}
+	if f.fs.NArg() > 0 {
+		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: unexpected argument %q", f.fs.Name(), f.fs.Arg(0))}
+	}
+	return pos, nil
+}
+
+// duration is a flag value in the lesson's units: 300ms, 2s, 1.5s, or a
+// bare number of milliseconds (as PX takes).
+type duration struct{ d *time.Duration }
+
+func (f *flags) duration(name string, def time.Duration, help string) *time.Duration {
+	d := def
+	f.fs.Var(duration{&d}, name, help)
+	return &d
+}
+
+func (v duration) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v duration) Set(s string) error {
+	if ms, err := strconv.ParseFloat(s, 64); err == nil && ms >= 0 {
+		*v.d = time.Duration(ms * float64(time.Millisecond))
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return errors.New("want a duration such as 300ms, 2s or 2000 (milliseconds)")
+	}
+	*v.d = d
+	return nil
+}
+
+func millis(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
+
+// bidderSession is where a bidder's commands go: the caller's session when
+// the macro runs in a job or @NAME, else a session named after the bidder.
+func bidderSession(env Env, bidder string) string {
+	if s := env.Session(); s != "main" {
+		return s
+	}
+	return bidder
+}

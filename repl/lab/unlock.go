@@ -1,0 +1,118 @@
+package lab
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// releaseScript is the lesson's compare-and-delete.
+const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
+
+func init() {
+	Macros = append(Macros,
+		Macro{Name: "blind-unlock", Sessions: []string{"slow", "fast"},
+			Usage:   "blind-unlock [--key K] [--slow-ttl DUR] [--work DUR] [--fast-ttl DUR] [--release blind|eval]",
+			Summary: "the lesson's slow client: its lock expires mid-work, fast takes it, slow's blind DEL removes fast's lock",
+			Run:     blindUnlock},
+		Macro{Name: "eval-release",
+			Usage:   "eval-release KEY TOKEN",
+			Summary: "the atomic compare-and-delete release (SCRIPT LOAD once, then EVALSHA): 1 released, 0 not yours",
+			Run:     evalReleaseMacro},
+	)
+}
+
+// blindUnlock is blind_unlock_demo.sh, with slow and fast as two sessions
+// on their own connections, so that the annotator can tell whose lock a
+// DEL removed. --release eval runs the same timeline with the fix.
+func blindUnlock(ctx context.Context, env Env, args []string) error {
+	f := newFlags(Find("blind-unlock"))
+	key := f.fs.String("key", "lock:demo", "the lock key")
+	slowTTL := f.duration("slow-ttl", 500*time.Millisecond, "slow's TTL")
+	work := f.duration("work", time.Second, "slow's work, longer than its TTL")
+	fastTTL := f.duration("fast-ttl", 5000*time.Millisecond, "fast's TTL")
+	release := f.fs.String("release", "blind", "blind (the bug) or eval (the fix)")
+	if _, err := f.parse(args, 0); err != nil {
+		return err
+	}
+	if *release != "blind" && *release != "eval" {
+		return &UsageError{Usage: f.usage, Problem: "blind-unlock: --release must be blind or eval"}
+	}
+	steps := []step{
+		{"main", "resetting demo key:", []string{"DEL", *key}},
+		{"slow", "slow_client acquiring:", []string{"SET", *key, "slow-client-token", "PX", millis(*slowTTL), "NX"}},
+		{"fast", "fast_client acquiring after expiry:", []string{"SET", *key, "fast-client-token", "PX", millis(*fastTTL), "NX"}},
+		{"slow", "slow_client blindly unlocking (no token check):", []string{"DEL", *key}},
+		{"main", "lock owner after slow_client's blind DEL:", []string{"GET", *key}},
+	}
+	if *release == "eval" {
+		steps[3].say = "slow_client unlocking with compare-and-delete:"
+		steps[4].say = "lock owner after slow_client's compare-and-delete:"
+	}
+	for i, s := range steps {
+		if i == 2 {
+			if err := env.Sleep(ctx, *work); err != nil {
+				return err
+			}
+		}
+		if err := s.run(ctx, env, *release == "eval"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type step struct {
+	session, say string
+	args         []string
+}
+
+func (s step) run(ctx context.Context, env Env, evalRelease bool) error {
+	env.Say(s.session, "%s", s.say)
+	if evalRelease && s.session == "slow" && s.args[0] == "DEL" {
+		_, err := evalReleaseRun(ctx, env, s.session, s.args[1], "slow-client-token")
+		return err
+	}
+	_, err := env.Run(ctx, s.session, s.args...)
+	return err
+}
+
+func evalReleaseMacro(ctx context.Context, env Env, args []string) error {
+	f := newFlags(Find("eval-release"))
+	pos, err := f.parse(args, 2)
+	if err != nil {
+		return err
+	}
+	_, err = evalReleaseRun(ctx, env, env.Session(), pos[0], pos[1])
+	return err
+}
+
+func evalReleaseRun(ctx context.Context, env Env, session, key, token string) (resp.Reply, error) {
+	return evalRelease(ctx, env, session, key, token, true)
+}
+
+// evalRelease runs the compare-and-delete as EVALSHA of the script,
+// loaded with SCRIPT LOAD the first time (and again if the server answers
+// NOSCRIPT: it was restarted or flushed). print says whether its reply is
+// shown.
+func evalRelease(ctx context.Context, env Env, session, key, token string, print bool) (resp.Reply, error) {
+	send := env.Query
+	if print {
+		send = env.Run
+	}
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 || !env.Loaded(releaseScript) {
+			sha, err := env.Query(ctx, session, "SCRIPT", "LOAD", releaseScript)
+			if err != nil || sha.Kind != resp.Bulk {
+				return sha, err
+			}
+			env.SetLoaded(releaseScript, sha.Str)
+		}
+		r, err := send(ctx, session, "EVALSHA", env.SHA(releaseScript), "1", key, token)
+		if err != nil || attempt > 0 || !r.IsError() || !strings.HasPrefix(r.Str, "NOSCRIPT") {
+			return r, err
+		}
+	}
+}
