@@ -45,8 +45,8 @@ type Shell struct {
 	barriers map[string]*barrier // session -> the start barrier it waits at
 
 	mu         sync.Mutex
-	redisErrs  int   // Redis error replies seen, for -e
-	lastStatus error // the exit status of the last entry, as an interp.ExitStatus
+	redisErrs  int               // Redis error replies seen, for -e
+	lastStatus error             // the exit status of the last entry, as an interp.ExitStatus
 	scripts    map[string]string // Lua scripts loaded on the server: script -> SHA1
 
 	annMu sync.Mutex
