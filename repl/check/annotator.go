@@ -10,7 +10,8 @@ import (
 type holding struct {
 	session, token    string
 	acquired, expires time.Time
-	released          bool
+	released          bool   // its holder released it (or tried to)
+	deletedBy         string // another session deleted it (a wrong-owner DEL)
 	lostNoted         bool   // "expired while held" already said
 	successor         string // who acquired the lock while this one still held it
 	successorAt       time.Time
@@ -25,6 +26,9 @@ type lock struct {
 	// its own earlier lock expired unreleased, that earlier token: one
 	// session playing two clients, as the lesson's blind-unlock script does.
 	expiredToken map[string]string
+	// waitingFor is the holder a session last failed to take the lock
+	// from, so that a retry loop is noted once per holder.
+	waitingFor map[string]string
 }
 
 // Annotator turns events into notes and, at the end, verdicts. It is not
@@ -78,7 +82,7 @@ func (a *Annotator) IsLock(key string) bool { return a.locks[key] != nil }
 func (a *Annotator) lockFor(key string) *lock {
 	l := a.locks[key]
 	if l == nil {
-		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{}}
+		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{}, waitingFor: map[string]string{}}
 		a.locks[key] = l
 	}
 	return l
@@ -128,6 +132,7 @@ func (a *Annotator) onSet(e Event) []Note {
 		h.expires = e.End.Add(ttl)
 	}
 	l.current, l.bySession[e.Session] = h, h
+	delete(l.waitingFor, e.Session)
 	a.tokens[token] = e.Session
 	text := fmt.Sprintf("lock acquired: %s holds %s", e.Session, key)
 	if ttl > 0 {
@@ -141,6 +146,11 @@ func (a *Annotator) notAcquired(e Event, key string) []Note {
 	if !ok || !st.Exists {
 		return []Note{{e.Session, Info, "lock not acquired"}}
 	}
+	l := a.lockFor(key)
+	if l.waitingFor[e.Session] == st.Value {
+		return nil // still waiting for the same holder: said already
+	}
+	l.waitingFor[e.Session] = st.Value
 	text := fmt.Sprintf("lock not acquired: held by %s", a.owner(st.Value))
 	if st.PTTL >= 0 {
 		text += fmt.Sprintf(", %s left", secs(st.PTTL))
@@ -160,6 +170,9 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 		return []Note{{e.Session, Info, fmt.Sprintf("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}}
 	}
 	prev.successor, prev.successorAt = e.Session, e.End
+	if prev.deletedBy != "" {
+		return nil // it did not expire: it was deleted, and that was said
+	}
 	return []Note{a.lost(prev, l.key)}
 }
 

@@ -58,14 +58,14 @@ func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 		}
 		return append(notes, Note{e.Session, Info, fmt.Sprintf("nothing to release: %s was already gone", l.key)})
 	}
-	if l.current != nil && l.current.token == st.Value {
-		l.current.released = true
-	}
 	if old, ok := l.expiredToken[e.Session]; ok && mine != nil && st.Value == mine.token && e.name() != "EVAL" && e.name() != "EVALSHA" {
 		return append(notes, a.ambiguous(e, l, st, old))
 	}
 	if mine != nil && st.Value == mine.token {
 		return append(notes, Note{e.Session, Good, fmt.Sprintf("released: %s deleted its own lock on %s", e.Session, l.key)})
+	}
+	if l.current != nil && l.current.token == st.Value {
+		l.current.deletedBy = e.Session // its holder works on, with no lock
 	}
 	return append(notes, a.wrongOwner(e, l, st, mine))
 }

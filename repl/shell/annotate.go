@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/fatih/color"
@@ -55,13 +56,7 @@ func (s *Shell) Verdict(ctx context.Context) []check.Finding {
 	if !s.cfg.Notes {
 		return nil
 	}
-	s.annMu.Lock()
-	slots := s.ann.Slots()
-	s.annMu.Unlock()
-	lengths := s.slotLengths(ctx, slots)
-	s.annMu.Lock()
-	findings := s.ann.Verdict(lengths)
-	s.annMu.Unlock()
+	findings := s.findings(ctx)
 	for _, f := range findings {
 		level := check.Good
 		if f.Bad() {
@@ -70,6 +65,28 @@ func (s *Shell) Verdict(ctx context.Context) []check.Finding {
 		fmt.Fprintln(s.out, noteColors[level].Sprint("verdict: "+f.Text))
 	}
 	return findings
+}
+
+// findings is the verdict as it stands.
+func (s *Shell) findings(ctx context.Context) []check.Finding {
+	s.annMu.Lock()
+	slots := s.ann.Slots()
+	s.annMu.Unlock()
+	lengths := s.slotLengths(ctx, slots)
+	s.annMu.Lock()
+	defer s.annMu.Unlock()
+	return s.ann.Verdict(lengths)
+}
+
+// findingKinds is the kinds of finding in the verdict as it stands.
+func (s *Shell) findingKinds(ctx context.Context) []check.Kind {
+	var kinds []check.Kind
+	for _, f := range s.findings(ctx) {
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	return kinds
 }
 
 // slotLengths asks the server, on a connection of its own (no event is
@@ -96,4 +113,7 @@ func (s *Shell) resetAnnotator() {
 	defer s.annMu.Unlock()
 	s.start = time.Now()
 	s.ann = check.New(s.start)
+	s.mu.Lock()
+	s.expects, s.failed = 0, 0
+	s.mu.Unlock()
 }

@@ -79,9 +79,15 @@ func (s *Shell) runScript(ctx context.Context, hc interp.HandlerContext, path st
 	if err != nil {
 		return err
 	}
+	if err := s.precheck(f, path); err != nil {
+		fmt.Fprintln(hc.Stderr, Describe(err))
+		return interp.ExitStatus(2)
+	}
+	s.nameJobs(f)
 	// The script's commands follow its own session (and its jobs theirs),
 	// not an @NAME prefix that is already resolved into that session.
-	return r.Run(context.WithValue(ctx, sessionKey{}, nil), f)
+	ctx = context.WithValue(context.WithValue(ctx, sessionKey{}, nil), fileKey{}, path)
+	return r.Run(ctx, f)
 }
 
 func fileProblem(err error) string {

@@ -89,8 +89,12 @@ func (s *Shell) nameGroups(list []*syntax.Stmt) []string {
 			flush()
 			continue
 		}
+		if word := nameWord(st); word != nil {
+			bindJob(st, "", word) // named at run time: `book-locked $w ... &` in a loop
+			continue
+		}
 		name := uniqueName(jobName(st, i), used)
-		bindJob(st, name)
+		bindJob(st, name, nil)
 		group, started = append(group, name), append(started, name)
 	}
 	flush()
@@ -153,11 +157,34 @@ func uniqueName(name string, used map[string]bool) string {
 	return candidate
 }
 
-// bindJob makes the job run in session name: its environment names the
-// session, and its stdout and stderr go to the session's writers (ahead of
-// the job's own redirections, which still win).
-func bindJob(st *syntax.Stmt, name string) {
-	assign := &syntax.Assign{Name: &syntax.Lit{Value: sessionVar}, Value: litWord(name)}
+// nameWord is, for a job whose name comes from a word only known at run
+// time (`./book.sh $w &`, `book $w &`), that word.
+func nameWord(st *syntax.Stmt) *syntax.Word {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 {
+		return nil
+	}
+	first, ok := literal(call.Args[0])
+	if !ok {
+		return nil
+	}
+	named := strings.Contains(first, "/") || (wordIndex[first] != nil && wordIndex[first].bidder)
+	if _, lit := literal(call.Args[1]); named && !lit {
+		return call.Args[1]
+	}
+	return nil
+}
+
+// bindJob makes the job run in session name (or the value of word, at
+// run time): its environment names the session, and its stdout and stderr
+// go to the session's writers (ahead of the job's own redirections, which
+// still win).
+func bindJob(st *syntax.Stmt, name string, word *syntax.Word) {
+	value := word
+	if value == nil {
+		value = litWord(name)
+	}
+	assign := &syntax.Assign{Name: &syntax.Lit{Value: sessionVar}, Value: value}
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
 		call.Assigns = append([]*syntax.Assign{assign}, call.Assigns...)
 	} else {
@@ -165,9 +192,17 @@ func bindJob(st *syntax.Stmt, name string) {
 		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{assign}}}, inner}}
 		st.Redirs = nil
 	}
-	out := &syntax.Redirect{Op: syntax.RdrOut, Word: litWord(sessionDevice + name)}
-	errs := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(sessionDevice + name + "/err")}
+	out := &syntax.Redirect{Op: syntax.RdrOut, Word: deviceWord(value, "")}
+	errs := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: deviceWord(value, "/err")}
 	st.Redirs = append([]*syntax.Redirect{out, errs}, st.Redirs...)
+}
+
+// deviceWord is /dev/locklab/NAME+suffix, with NAME the (maybe not yet
+// expanded) session word.
+func deviceWord(name *syntax.Word, suffix string) *syntax.Word {
+	parts := []syntax.WordPart{&syntax.SglQuoted{Value: sessionDevice}}
+	parts = append(parts, &syntax.DblQuoted{Parts: name.Parts})
+	return &syntax.Word{Parts: append(parts, &syntax.SglQuoted{Value: suffix})}
 }
 
 func litWord(s string) *syntax.Word {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,23 @@ type output struct {
 	start   time.Time
 	width   int // the longest session name so far, to align gutters
 	colors  map[string]*color.Color
+	lines   [][]byte // this run's lines, without gutters (expect lines)
+}
+
+// maxLines bounds the lines a run keeps for expect lines.
+const maxLines = 100000
+
+// count is how many of this run's lines match re.
+func (o *output) count(re *regexp.Regexp) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := 0
+	for _, l := range o.lines {
+		if re.Match(l) {
+			n++
+		}
+	}
+	return n
 }
 
 var sessionPalette = []color.Attribute{color.FgBlue, color.FgMagenta, color.FgYellow, color.FgGreen, color.FgCyan, color.FgRed}
@@ -38,7 +56,7 @@ func newOutput(term, termErr io.Writer, gutter bool) *output {
 func (o *output) beginRun(start time.Time, sessions []string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.start, o.on, o.first = start, o.gutter && len(sessions) > 0, ""
+	o.start, o.on, o.first, o.lines = start, o.gutter && len(sessions) > 0, "", nil
 	for _, n := range sessions {
 		o.width = max(o.width, len(n))
 	}
@@ -56,6 +74,13 @@ func (o *output) writeLines(name string, stderr bool, lines []byte) {
 		o.first = name
 	}
 	o.on = o.on || (o.gutter && name != o.first) // a second session: gutters from here on
+	if !stderr {
+		for _, l := range bytes.SplitAfter(lines, []byte("\n")) {
+			if len(l) > 0 && len(o.lines) < maxLines {
+				o.lines = append(o.lines, bytes.TrimSuffix(l, []byte("\n")))
+			}
+		}
+	}
 	if !o.on {
 		dst.Write(lines)
 		return

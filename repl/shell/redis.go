@@ -40,6 +40,7 @@ func (s *Shell) send(ctx context.Context, hc interp.HandlerContext, name string,
 	}
 	w := s.stdoutFor(hc, name)
 	if print {
+		s.noteReply(name, e.Reply)
 		tty := s.ttyFor(w, s.cfg.Flags.Output)
 		s.printReply(hc, w, args, e.Reply, tty, s.cfg.Flags.ExitOnError)
 		if took := e.End.Sub(e.Start); tty && s.cfg.Interactive && took >= slowCommand {

@@ -64,6 +64,7 @@ func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o 
 		if err != nil {
 			return s.connFailed(ctx, hc, t, err)
 		}
+		s.noteReply(name, e.Reply)
 		s.printReply(hc, w, args, e.Reply, tty, o.ExitOnError)
 		s.annotate(w, e)
 		status = s.replyStatus(hc, args, e.Reply, o.ExitOnError)

@@ -48,6 +48,9 @@ type Shell struct {
 	redisErrs  int               // Redis error replies seen, for -e
 	lastStatus error             // the exit status of the last entry, as an interp.ExitStatus
 	scripts    map[string]string // Lua scripts loaded on the server: script -> SHA1
+	replies    map[string]string // each session's last printed reply, raw (expect reply)
+	expects    int               // expectations checked in this run
+	failed     int               // ... and failed
 
 	annMu sync.Mutex
 	ann   *check.Annotator // what this run did with locks and slots
@@ -59,7 +62,7 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
 	}
-	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter), barriers: map[string]*barrier{}, scripts: map[string]string{}}
+	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter), barriers: map[string]*barrier{}, scripts: map[string]string{}, replies: map[string]string{}}
 	s.writers.out = s.output
 	s.out, s.errOut = s.writers.get(session.Main)
 	r, err := s.newRunner(s.out, s.errOut, session.Main)
@@ -162,11 +165,37 @@ func (s *Shell) RunFile(ctx context.Context, name string, src []byte, args []str
 	if err != nil {
 		return err
 	}
+	if err := s.precheck(f, name); err != nil {
+		return err
+	}
 	s.beginRun(true, s.nameJobs(f))
-	err = r.Run(ctx, f)
+	err = r.Run(context.WithValue(ctx, fileKey{}, name), f)
 	s.writers.flush()
 	if ctx.Err() == nil {
 		s.Verdict(ctx)
+	}
+	return s.expectOutcome(name, err)
+}
+
+// expectOutcome ends a script run: when expectations failed, a summary
+// and status 1 (unless the script exited with a status of its own).
+func (s *Shell) expectOutcome(name string, err error) error {
+	s.mu.Lock()
+	expects, failed := s.expects, s.failed
+	s.mu.Unlock()
+	if name == "" {
+		name = "-c"
+	}
+	switch {
+	case failed > 0:
+		fmt.Fprintf(s.errOut, "%s: %d of %d expectations failed\n", name, failed, expects)
+		s.writers.flush()
+		if err == nil || asStatus(err) == interp.ExitStatus(1) {
+			return interp.ExitStatus(1)
+		}
+	case expects > 0:
+		fmt.Fprintf(s.out, "%s: all %d expectations held\n", name, expects)
+		s.writers.flush()
 	}
 	return err
 }

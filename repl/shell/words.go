@@ -32,6 +32,9 @@ var labWords = []labWord{
 	{name: "run", usage: "run FILE [ARG ...]", summary: "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)", run: (*Shell).runScriptWord},
 	{name: "help", usage: "help [COMMAND]", summary: "this list, or the syntax of a Redis command"}, // run set in init: help lists labWords
 	{name: "clear", usage: "clear", summary: "clear the screen", run: (*Shell).clear},
+	{name: "expect", usage: "expect CMD ... OP VALUE | expect reply VALUE | expect verdict KIND | expect lines REGEX OP N",
+		summary: "check the run (a self-checking .lab script); help expect for the grammar", run: (*Shell).expect},
+	{name: "verdict", usage: "verdict", summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear", run: (*Shell).verdictWord},
 	{name: "@NAME", usage: "@NAME COMMAND ...", summary: "run COMMAND in session NAME, on its own connection"},
 }
 
@@ -85,6 +88,10 @@ func (s *Shell) help(ctx context.Context, hc interp.HandlerContext, args []strin
 }
 
 func (s *Shell) helpCommand(hc interp.HandlerContext, words []string) error {
+	if words[0] == "expect" {
+		fmt.Fprintln(hc.Stdout, expectHelp)
+		return nil
+	}
 	if w := wordIndex[words[0]]; w != nil {
 		fmt.Fprintf(hc.Stdout, "  %s\n  summary: %s\n", w.usage, w.summary)
 		return nil
