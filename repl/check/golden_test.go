@@ -28,6 +28,15 @@ package check_test
 //	# seats KEY=N ...     SetSeats(KEY, N) before the events that follow
 //	# lengths KEY=N ...   LLEN KEY answered N at the end of the run (Verdict's lengths)
 //
+// and a line
+//
+//	sending SESSION ARG...
+//
+// calls Sending(SESSION, ARGs), as the shell does when it sends a command:
+// use it for concurrent commands sent before an earlier reply is recorded.
+// (The test also calls Sending for every event just before Observing it,
+// as the shell does for a command sent and answered alone.)
+//
 // An event line is
 //
 //	TIME SESSION ARG... -> REPLY [| before STATE]... [| after STATE]...
@@ -76,13 +85,16 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the anno
 // runStart is the fixed start of every recorded run.
 var runStart = time.Date(2025, time.March, 14, 14, 0, 0, 0, time.UTC)
 
-// step is one line of an .events file that does something: an event, or a
-// seats directive.
+// step is one line of an .events file that does something: an event, a
+// seats directive or a sending line.
 type step struct {
-	line  int
-	seats map[string]int64 // a "# seats" directive, when not nil
-	event check.Event
+	line    int
+	seats   map[string]int64 // a "# seats" directive, when not nil
+	sending []string         // a "sending" line: session, then args
+	event   check.Event
 }
+
+func (st step) isEvent() bool { return st.seats == nil && st.sending == nil }
 
 // script is a parsed .events file.
 type script struct {
@@ -96,7 +108,7 @@ func (s *script) sessions() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, st := range s.steps {
-		if st.seats == nil && !seen[st.event.Session] {
+		if st.isEvent() && !seen[st.event.Session] {
 			seen[st.event.Session] = true
 			out = append(out, st.event.Session)
 		}
@@ -127,6 +139,18 @@ func parseScript(src string) (*script, error) {
 			} else {
 				s.steps = append(s.steps, step{line: i + 1, seats: m})
 			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "sending "); ok {
+			toks, err := tokenize(rest)
+			if err != nil || len(toks) < 2 {
+				return nil, fmt.Errorf("line %d: want sending SESSION ARG...", i+1)
+			}
+			var words []string
+			for _, t := range toks {
+				words = append(words, t.text)
+			}
+			s.steps = append(s.steps, step{line: i + 1, sending: words})
 			continue
 		}
 		e, err := parseEvent(line)
@@ -345,12 +369,17 @@ func (s *script) run() ([]noted, []check.Finding) {
 	a := check.New(runStart)
 	var notes []noted
 	for _, st := range s.steps {
-		if st.seats != nil {
+		switch {
+		case st.seats != nil:
 			for k, n := range st.seats {
 				a.SetSeats(k, n)
 			}
 			continue
+		case st.sending != nil:
+			a.Sending(st.sending[0], st.sending[1:])
+			continue
 		}
+		a.Sending(st.event.Session, st.event.Args)
 		for _, n := range a.Observe(st.event) {
 			notes = append(notes, noted{st.event.Start, n})
 		}

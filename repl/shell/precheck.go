@@ -60,7 +60,7 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 		}
 	case known(name, funcs):
 	default:
-		return fmt.Sprintf("unknown command %q%s", name, nearest(name))
+		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
 	}
 	return ""
 }
@@ -84,9 +84,9 @@ func nearest(word string) string {
 		}
 	}
 	if best == "" {
-		return " (not a Redis command, a lab command or a shell builtin; help lists them)"
+		return " (host programs never run here; help lists what does)"
 	}
-	return fmt.Sprintf(" (did you mean %s?)", best)
+	return fmt.Sprintf(" (did you mean %s? host programs never run here)", best)
 }
 
 // distance is the Levenshtein distance between a and b.

@@ -165,8 +165,10 @@ func (s *Shell) RunFile(ctx context.Context, name string, src []byte, args []str
 	if err != nil {
 		return err
 	}
-	if err := s.precheck(f, name); err != nil {
-		return err
+	if name != "" { // a file: its typos are reported before anything runs
+		if err := s.precheck(f, name); err != nil {
+			return err
+		}
 	}
 	s.beginRun(true, s.nameJobs(f))
 	err = r.Run(context.WithValue(ctx, fileKey{}, name), f)
