@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fatih/color"
-
 	"github.com/locklab/locklab/repl/session"
 )
 
@@ -17,7 +15,7 @@ func (in *input) interactive(ctx context.Context) int {
 	complete := NewCompleter()
 	in.sessions.Observe(complete.Observe)
 	hint := Hint
-	if color.NoColor {
+	if !in.opts.color {
 		hint = nil // hints are grey text; without colour they would read as typed
 	}
 	term, stdout, stderr, err := NewTerminal(TerminalConfig{HistoryFile: historyFile(), Complete: complete, Hint: hint})

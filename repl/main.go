@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -31,6 +30,7 @@ type Options struct {
 	Gutter      string // "on" or "off" to force session gutters; "" for: on a terminal
 	Help        bool
 	AuthWarning bool // a password was given on the command line
+	color       bool // decided in Main
 }
 
 // Main runs locklab as the options say and returns the exit status.
@@ -38,7 +38,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.AuthWarning {
 		fmt.Fprintln(stderr, "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.")
 	}
-	setColor(o.NoColor, stdout)
+	o.color = useColor(o.NoColor, stdout)
 	target, stop, err := openTarget(&o.Flags)
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)
@@ -66,10 +66,11 @@ func openTarget(f *cliflags.Options) (session.Target, func(), error) {
 	return t, e.Close, err
 }
 
-// setColor turns colour off when stdout is not a terminal, with NO_COLOR,
-// TERM=dumb or --no-color.
-func setColor(noColor bool, stdout io.Writer) {
-	color.NoColor = noColor || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" || !isTerminal(stdout)
+// useColor is whether to colour: only on a terminal, never with NO_COLOR,
+// TERM=dumb or --no-color. The answer is passed down, never put in
+// fatih/color's global switch (which only ever looks at os.Stdout).
+func useColor(noColor bool, stdout io.Writer) bool {
+	return !noColor && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(stdout)
 }
 
 func isTerminal(v any) bool {
@@ -115,7 +116,7 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 	return shell.New(shell.Config{
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
-		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter,
+		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter, Color: in.opts.color,
 	})
 }
 

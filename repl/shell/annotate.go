@@ -18,10 +18,26 @@ import (
 // replies.
 const notePrefix = "   ↳ "
 
-var noteColors = map[check.Level]*color.Color{
-	check.Info: color.New(color.FgCyan),
-	check.Good: color.New(color.FgGreen),
-	check.Bad:  color.New(color.FgRed, color.Bold),
+var noteAttrs = map[check.Level][]color.Attribute{
+	check.Info: {color.FgCyan},
+	check.Good: {color.FgGreen},
+	check.Bad:  {color.FgRed, color.Bold},
+}
+
+// paint returns a colour for attrs, on or off as this shell's output
+// wants (per object: fatih/color's global switch only looks at os.Stdout).
+func paint(on bool, attrs ...color.Attribute) *color.Color {
+	c := color.New(attrs...)
+	if on {
+		c.EnableColor()
+	} else {
+		c.DisableColor()
+	}
+	return c
+}
+
+func (s *Shell) note(level check.Level, text string) string {
+	return paint(s.cfg.Color, noteAttrs[level]...).Sprint(text)
 }
 
 // annotate feeds an event to the annotator and prints its notes on the
@@ -38,7 +54,7 @@ func (s *Shell) annotate(w io.Writer, e session.Event) {
 		w, _ = s.writers.get(e.Session) // captured or redirected: the notes go to the session's lines
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, noteColors[n.Level].Sprint(notePrefix+n.Text))
+		fmt.Fprintln(w, s.note(n.Level, notePrefix+n.Text))
 	}
 }
 
@@ -62,7 +78,7 @@ func (s *Shell) Verdict(ctx context.Context) []check.Finding {
 		if f.Bad() {
 			level = check.Bad
 		}
-		fmt.Fprintln(s.out, noteColors[level].Sprint("verdict: "+f.Text))
+		fmt.Fprintln(s.out, s.note(level, "verdict: "+f.Text))
 	}
 	return findings
 }

@@ -26,6 +26,7 @@ type output struct {
 	start   time.Time
 	width   int // the longest session name so far, to align gutters
 	colors  map[string]*color.Color
+	color   bool     // colour the gutters
 	lines   [][]byte // this run's lines, without gutters (expect lines)
 }
 
@@ -47,8 +48,8 @@ func (o *output) count(re *regexp.Regexp) int {
 
 var sessionPalette = []color.Attribute{color.FgBlue, color.FgMagenta, color.FgYellow, color.FgGreen, color.FgCyan, color.FgRed}
 
-func newOutput(term, termErr io.Writer, gutter bool) *output {
-	return &output{term: term, termErr: termErr, gutter: gutter, colors: map[string]*color.Color{}, width: 4, start: time.Now()}
+func newOutput(term, termErr io.Writer, gutter, colored bool) *output {
+	return &output{term: term, termErr: termErr, gutter: gutter, color: colored, colors: map[string]*color.Color{}, width: 4, start: time.Now()}
 }
 
 // beginRun starts a run at start, with gutters if it starts sessions,
@@ -100,7 +101,7 @@ func (o *output) prefix(name string) string {
 	o.width = max(o.width, len(name))
 	c := o.colors[name]
 	if c == nil {
-		c = color.New(sessionPalette[len(o.colors)%len(sessionPalette)])
+		c = paint(o.color, sessionPalette[len(o.colors)%len(sessionPalette)])
 		o.colors[name] = c
 	}
 	at := fmt.Sprintf("+%.3fs", time.Since(o.start).Seconds())

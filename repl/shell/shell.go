@@ -28,6 +28,7 @@ type Config struct {
 	Interactive bool // a person is typing: slow commands print redis-cli's (N.NNs)
 	Notes       bool // annotate replies and print verdicts (off for redis-cli-style use)
 	Gutter      bool // prefix lines with session and time when several sessions run
+	Color       bool // colour notes and gutters
 	Dir         string
 }
 
@@ -62,7 +63,7 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
 	}
-	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter), barriers: map[string]*barrier{}, scripts: map[string]string{}, replies: map[string]string{}}
+	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color), barriers: map[string]*barrier{}, scripts: map[string]string{}, replies: map[string]string{}}
 	s.writers.out = s.output
 	s.out, s.errOut = s.writers.get(session.Main)
 	r, err := s.newRunner(s.out, s.errOut, session.Main)
