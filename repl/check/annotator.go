@@ -10,11 +10,19 @@ import (
 type holding struct {
 	session, token    string
 	acquired, expires time.Time
-	released          bool   // its holder released it (or tried to)
-	deletedBy         string // another session deleted it (a wrong-owner DEL)
-	lostNoted         bool   // "expired while held" already said
-	successor         string // who acquired the lock while this one still held it
-	successorAt       time.Time
+	released          bool      // its holder released it (or tried to)
+	releasedAt        time.Time // ... when
+	deletedBy         string    // another session deleted it (a wrong-owner DEL)
+	deletedAt         time.Time
+	lostNoted         bool     // "expired while still working" already said
+	successor         *holding // the acquisition that followed while this one was still working
+}
+
+// release marks h released by its holder at t.
+func (h *holding) release(t time.Time) {
+	if h != nil && !h.released {
+		h.released, h.releasedAt = true, t
+	}
 }
 
 // lock is what the run did with one lock key.
@@ -53,7 +61,7 @@ func (a *Annotator) Observe(e Event) []Note {
 		return nil
 	}
 	switch e.name() {
-	case "SET":
+	case "SET", "SETNX":
 		return a.onSet(e)
 	case "DEL", "UNLINK":
 		return a.onDelete(e)
@@ -117,10 +125,10 @@ func (a *Annotator) onSet(e Event) []Note {
 		return nil
 	}
 	l := a.lockFor(key)
-	if e.Reply.Nil {
+	switch acquired(e) {
+	case no:
 		return a.notAcquired(e, key)
-	}
-	if !e.Reply.OK() {
+	case unknown:
 		return nil
 	}
 	notes := a.supersede(e, l)
@@ -132,7 +140,7 @@ func (a *Annotator) onSet(e Event) []Note {
 		h.expires = e.End.Add(ttl)
 	}
 	l.current, l.bySession[e.Session] = h, h
-	delete(l.waitingFor, e.Session)
+	l.waitingFor = map[string]string{} // a new holder: anyone waiting is told again
 	a.tokens[token] = e.Session
 	text := fmt.Sprintf("lock acquired: %s holds %s", e.Session, key)
 	if ttl > 0 {
@@ -158,6 +166,35 @@ func (a *Annotator) notAcquired(e Event, key string) []Note {
 	return []Note{{e.Session, Info, text}}
 }
 
+type answer int
+
+const (
+	unknown answer = iota
+	yes
+	no
+)
+
+// acquired reads a SET ... NX's (or SETNX's) reply: OK or 1 won, nil or 0
+// lost; with SET's GET option, nil won (there was no old value) and a
+// string lost (the holder's token).
+func acquired(e Event) answer {
+	r := e.Reply
+	switch {
+	case r.Err != "":
+		return unknown
+	case hasGet(e.Args):
+		if r.Nil {
+			return yes
+		}
+		return no
+	case r.OK() || (r.IsInt && r.Int == 1):
+		return yes
+	case r.Nil || (r.IsInt && r.Int == 0):
+		return no
+	}
+	return unknown
+}
+
 // supersede handles a new acquisition of a lock someone still believed
 // they held: the server granted it, so that holder's TTL ran out.
 func (a *Annotator) supersede(e Event, l *lock) []Note {
@@ -166,10 +203,12 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 		return nil
 	}
 	if prev.session == e.Session {
-		l.expiredToken[e.Session] = prev.token
+		if _, token, _, _ := IsSetNX(e.Args); token != prev.token {
+			l.expiredToken[e.Session] = prev.token
+		}
 		return []Note{{e.Session, Info, fmt.Sprintf("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}}
 	}
-	prev.successor, prev.successorAt = e.Session, e.End
+	prev.successor = &holding{session: e.Session, acquired: e.End}
 	if prev.deletedBy != "" {
 		return nil // it did not expire: it was deleted, and that was said
 	}
@@ -179,10 +218,11 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 // lost is the note for a holder whose TTL ran out before it released.
 func (a *Annotator) lost(h *holding, key string) Note {
 	h.lostNoted = true
-	text := fmt.Sprintf("%s's lock on %s expired while %s still held it", h.session, key, h.session)
+	text := fmt.Sprintf("%s's lock on %s expired", h.session, key)
 	if !h.expires.IsZero() {
-		text += fmt.Sprintf(" (at %s): %s no longer holds it", a.at(h.expires), h.session)
+		text += " at " + a.at(h.expires)
 	}
+	text += fmt.Sprintf(" while %s was still working: %s no longer holds it", h.session, h.session)
 	a.findings = append(a.findings, Finding{Kind: ExpiredWhileHeld, Key: key, Text: text})
 	return Note{h.session, Bad, text}
 }

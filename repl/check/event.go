@@ -68,9 +68,13 @@ type Note struct {
 	Text    string
 }
 
-// IsSetNX reports whether args is a SET with NX (a lock acquisition), and
-// returns the key, the token and the TTL asked for (0 when none).
+// IsSetNX reports whether args is a SET with NX, or a SETNX (a lock
+// acquisition), and returns the key, the token and the TTL asked for (0
+// when none).
 func IsSetNX(args []string) (key, token string, ttl time.Duration, ok bool) {
+	if len(args) == 3 && strings.ToUpper(args[0]) == "SETNX" {
+		return args[1], args[2], 0, true
+	}
 	if len(args) < 4 || strings.ToUpper(args[0]) != "SET" {
 		return "", "", 0, false
 	}
@@ -98,9 +102,26 @@ func parseTTL(unit, n string) time.Duration {
 	return time.Duration(v) * time.Millisecond
 }
 
+// hasGet reports whether a SET has the GET option (Redis 7: it answers
+// the old value, nil when there was none).
+func hasGet(args []string) bool {
+	if strings.ToUpper(args[0]) != "SET" {
+		return false
+	}
+	for _, a := range args[3:] {
+		if strings.ToUpper(a) == "GET" {
+			return true
+		}
+	}
+	return false
+}
+
 // EvalKeys returns the keys an EVAL or EVALSHA names (KEYS[1] ...), and
 // its first ARGV.
 func EvalKeys(args []string) (keys []string, argv1 string, ok bool) {
+	if len(args) == 0 {
+		return nil, "", false
+	}
 	name := strings.ToUpper(args[0])
 	if (name != "EVAL" && name != "EVALSHA" && name != "EVAL_RO" && name != "EVALSHA_RO") || len(args) < 3 {
 		return nil, "", false

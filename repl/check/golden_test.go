@@ -86,20 +86,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the anno
 // annotator's output for them was false, misleading, incomplete or worded
 // against the lesson when they were reviewed: they say what it SHOULD say,
 // and -update leaves them alone. Take a name off once its test passes.
-var handWritten = map[string]bool{
-	"blind-unlock":             true, // wording: "expired while slow still held it", OVERLAP "both held"
-	"del-expired-lock":         true, // wording: "expired while alice still held it"
-	"eval-release":             true, // wording, as blind-unlock
-	"locks-fix":                true, // wording, as blind-unlock
-	"release-at-expiry-gone":   true, // wording: "expired while alice still held it"
-	"locks-break":              true, // "w2's own lock expired" and "w3's lock expired" (both were deleted by a wrong-owner DEL)
-	"successor-releases-first": true, // OVERLAP reported past the successor's release
-	"reacquire-same-token":     true, // BLIND DEL for a session deleting its only token's lock
-	"reacquire-new-token":      true, // a stale-token compare-and-delete reads "not released" instead of token mismatch
-	"set-nx-get":               true, // SET NX GET's nil read as "not acquired"; its release as WRONG-OWNER DEL
-	"setnx-del":                true, // WRONG-OWNER DEL claimed for a token nobody is known to own
-	"locked-booking-twice":     true, // bob's second "not acquired" silenced: same token, but a new acquisition
-}
+var handWritten = map[string]bool{}
 
 // runStart is the fixed start of every recorded run.
 var runStart = time.Date(2025, time.March, 14, 14, 0, 0, 0, time.UTC)

@@ -46,26 +46,27 @@ func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 	mine := l.bySession[e.Session]
 	notes := a.overlapAt(e, l, mine)
 	wasReleased := mine == nil || mine.released
-	if mine != nil {
-		mine.released = true
-	}
+	mine.release(e.Start)
 	if gone {
 		if wasReleased {
 			return notes // a reset of a lock nobody here held: nothing to say
 		}
-		if !mine.lostNoted && mine.successor == "" {
+		if !mine.lostNoted && mine.successor == nil && mine.deletedBy == "" {
 			notes = append(notes, a.lost(mine, l.key))
 		}
 		return append(notes, Note{e.Session, Info, fmt.Sprintf("nothing to release: %s was already gone", l.key)})
 	}
-	if old, ok := l.expiredToken[e.Session]; ok && mine != nil && st.Value == mine.token && e.name() != "EVAL" && e.name() != "EVALSHA" {
+	if old, ok := l.expiredToken[e.Session]; ok && mine != nil && st.Value == mine.token && old != st.Value && e.name() != "EVAL" && e.name() != "EVALSHA" {
 		return append(notes, a.ambiguous(e, l, st, old))
 	}
 	if mine != nil && st.Value == mine.token {
 		return append(notes, Note{e.Session, Good, fmt.Sprintf("released: %s deleted its own lock on %s", e.Session, l.key)})
 	}
-	if l.current != nil && l.current.token == st.Value {
-		l.current.deletedBy = e.Session // its holder works on, with no lock
+	if _, known := a.tokens[st.Value]; !known {
+		return notes // a token no session of this run took: whose it is, we cannot say
+	}
+	if l.current != nil && l.current.token == st.Value && !l.current.released {
+		l.current.deletedBy, l.current.deletedAt = e.Session, e.Start // its holder works on, with no lock
 	}
 	return append(notes, a.wrongOwner(e, l, st, mine))
 }
@@ -88,7 +89,10 @@ func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Not
 	if st.PTTL >= 0 {
 		text += fmt.Sprintf(", which had %s left", secs(st.PTTL))
 	}
-	if mine != nil && !mine.expires.IsZero() {
+	switch {
+	case mine != nil && mine.deletedBy != "":
+		text += fmt.Sprintf(" (%s's own lock was deleted by %s at %s)", e.Session, mine.deletedBy, a.at(mine.deletedAt))
+	case mine != nil && !mine.expires.IsZero():
 		text += fmt.Sprintf(" (%s's own lock expired at %s)", e.Session, a.at(mine.expires))
 	}
 	a.findings = append(a.findings, Finding{Kind: WrongOwnerDel, Key: l.key, Text: text})
@@ -99,11 +103,9 @@ func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Not
 func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 	mine := l.bySession[e.Session]
 	notes := a.overlapAt(e, l, mine)
-	if mine != nil {
-		mine.released = true
-	}
-	if mine != nil && st.Value == mine.token {
-		return append(notes, Note{e.Session, Info, fmt.Sprintf("not released: %s still holds %s", e.Session, l.key)})
+	mine.release(e.Start)
+	if st.Value == token {
+		return append(notes, Note{e.Session, Info, fmt.Sprintf("not released: %s still holds %s", a.owner(token), l.key)})
 	}
 	text := fmt.Sprintf("safe: token mismatch (%s is not %s), %s kept", token, st.Value, a.whoseLock(st.Value))
 	return append(notes, Note{e.Session, Good, text})
@@ -113,10 +115,15 @@ func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 // successor while mine was still working: this release attempt proves mine
 // was inside its critical section after the successor entered its own.
 func (a *Annotator) overlapAt(e Event, l *lock, mine *holding) []Note {
-	if mine == nil || mine.released || mine.successor == "" {
+	if mine == nil || mine.released || mine.successor == nil {
 		return nil
 	}
-	text := fmt.Sprintf("OVERLAP: %s and %s both held %s from %s to %s", mine.session, mine.successor, l.key, a.at(mine.successorAt), a.at(e.Start))
+	next := l.bySession[mine.successor.session]
+	end := e.Start
+	if next != nil && next.released && next.releasedAt.Before(end) {
+		end = next.releasedAt // the successor left first
+	}
+	text := fmt.Sprintf("OVERLAP: %s and %s both believed they held %s from %s to %s", mine.session, mine.successor.session, l.key, a.at(mine.successor.acquired), a.at(end))
 	a.findings = append(a.findings, Finding{Kind: Overlap, Key: l.key, Text: text})
 	return []Note{{e.Session, Bad, text}}
 }

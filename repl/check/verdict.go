@@ -1,6 +1,9 @@
 package check
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Kind names a finding; `expect verdict KIND` uses these names.
 type Kind string
@@ -27,7 +30,7 @@ type Finding struct {
 
 // Bad reports whether the finding is a bug showing.
 func (f Finding) Bad() bool {
-	return f.Kind == DoubleBooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel
+	return f.Kind == DoubleBooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel || f.Kind == ExpiredWhileHeld
 }
 
 // Verdict is the end of a run: each slot judged by its final length (read
@@ -38,15 +41,7 @@ func (a *Annotator) Verdict(lengths map[string]int64) []Finding {
 	for _, key := range a.Slots() {
 		out = append(out, a.slotVerdict(a.slots[key], lengths[key])...)
 	}
-	counts := map[Kind]int{}
-	for _, f := range a.findings {
-		counts[f.Kind]++
-	}
-	for _, k := range []Kind{WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
-		if counts[k] > 0 {
-			out = append(out, Finding{Kind: k, Text: summary(k, counts[k])})
-		}
-	}
+	out = append(out, a.lockVerdicts()...)
 	bad := false
 	for _, f := range out {
 		bad = bad || f.Bad()
@@ -57,15 +52,41 @@ func (a *Annotator) Verdict(lengths map[string]int64) []Finding {
 	return out
 }
 
-func summary(k Kind, n int) string {
+// lockVerdicts sums the run's lock findings per lock, in the order the
+// locks first showed a problem.
+func (a *Annotator) lockVerdicts() []Finding {
+	type kindKey struct {
+		kind Kind
+		key  string
+	}
+	counts := map[kindKey]int{}
+	var keys []string
+	for _, f := range a.findings {
+		if !slices.Contains(keys, f.Key) {
+			keys = append(keys, f.Key)
+		}
+		counts[kindKey{f.Kind, f.Key}]++
+	}
+	var out []Finding
+	for _, key := range keys {
+		for _, k := range []Kind{WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
+			if n := counts[kindKey{k, key}]; n > 0 {
+				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
+			}
+		}
+	}
+	return out
+}
+
+func summary(k Kind, key string, n int) string {
 	switch k {
 	case WrongOwnerDel:
-		return fmt.Sprintf("WRONG-OWNER DEL: %d delete(s) removed a lock another session held", n)
+		return fmt.Sprintf("WRONG-OWNER DEL on %s: %d delete(s) removed a lock another session held", key, n)
 	case BlindDel:
-		return fmt.Sprintf("BLIND DEL: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
-			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", n)
+		return fmt.Sprintf("BLIND DEL on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
+			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", key, n)
 	case Overlap:
-		return fmt.Sprintf("OVERLAP: %d time(s) two sessions were inside the critical section at once", n)
+		return fmt.Sprintf("OVERLAP on %s: %d time(s) two sessions were inside the critical section at once", key, n)
 	}
-	return fmt.Sprintf("%d lock(s) expired while their holder was still working", n)
+	return fmt.Sprintf("EXPIRED WHILE WORKING on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", key, n)
 }

@@ -27,11 +27,11 @@ func (s *Shell) precheck(f *syntax.File, name string) error {
 		if !ok || !isCall || problem != nil {
 			return problem == nil
 		}
-		if msg := checkCall(call, funcs); msg != "" {
-			problem = syntax.ParseError{Filename: name, Pos: call.Args[0].Pos(), Text: msg}
-		} else if w := call.Args[0]; w.Lit() == "expect" && len(st.Redirs) > 0 {
+		if w := call.Args[0]; w.Lit() == "expect" && len(st.Redirs) > 0 {
 			problem = syntax.ParseError{Filename: name, Pos: st.Redirs[0].Pos(),
 				Text: "expect: an unquoted < or > is a redirection: quote the operator ('>=') or write -ge, -gt, -le, -lt"}
+		} else if msg := checkCall(call, funcs); msg != "" {
+			problem = syntax.ParseError{Filename: name, Pos: call.Args[0].Pos(), Text: msg}
 		}
 		return problem == nil
 	})
