@@ -59,6 +59,7 @@ func (b booking) book(ctx context.Context, env Env, session, bidder string) erro
 		env.Say(session, "%s: rejected (saw count=%d)", bidder, count.Int)
 		return nil
 	}
+	env.Say(session, "%s: checked %s: count=%d of %d seat(s), room left; booking after %s of work", bidder, *b.slot, count.Int, *b.seats, b.work.String())
 	if err := env.Sleep(ctx, *b.work); err != nil {
 		return err
 	}
