@@ -63,16 +63,11 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 func (c *Conn) Ping(ctx context.Context) error {
 	client := c.current()
 	err := client.Ping(ctx).Err()
-	if err != nil && !isRedisError(err) {
+	if err != nil && !IsServerError(err) {
 		c.drop(client)
 		return err
 	}
 	return nil // a Redis error (NOAUTH, say) still means we are connected
-}
-
-func isRedisError(err error) bool {
-	var re redis.Error
-	return errors.As(err, &re)
 }
 
 // DoBatch sends several commands in one pipeline on the connection and

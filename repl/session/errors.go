@@ -2,11 +2,15 @@ package session
 
 import (
 	"errors"
+	"strings"
+
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"syscall"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Describe turns a connection error into the words redis-cli uses, so a
@@ -14,6 +18,12 @@ import (
 // refused" reads the same here. It never includes credentials: go-redis
 // errors name the address only.
 func Describe(err error, t Target) string {
+	if IsServerError(err) {
+		if isAuth(err.Error()) {
+			return "AUTH failed: " + err.Error()
+		}
+		return "Error: " + err.Error()
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		return fmt.Sprintf("Could not connect to Redis at %s: %s", t.Addr, reason(op.Err))
@@ -42,4 +52,16 @@ func reason(err error) string {
 		return "No such file or directory"
 	}
 	return err.Error()
+}
+
+// IsServerError reports whether err is the server's own answer while the
+// connection was being set up (a wrong password, say): the server is up.
+func IsServerError(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re)
+}
+
+func isAuth(msg string) bool {
+	return strings.HasPrefix(msg, "WRONGPASS") || strings.HasPrefix(msg, "NOAUTH") ||
+		strings.Contains(msg, "AUTH") || strings.Contains(msg, "password")
 }

@@ -116,6 +116,10 @@ func (s *Shell) connFailed(ctx context.Context, hc interp.HandlerContext, t sess
 		return ctx.Err()
 	}
 	fmt.Fprintln(hc.Stderr, session.Describe(err, t))
+	if session.IsServerError(err) {
+		fmt.Fprintln(hc.Stderr, "hint: check the credentials (-a/--pass, --user, REDISCLI_AUTH, or the -u URL); the next command tries again.")
+		return interp.ExitStatus(1)
+	}
 	if t.Embedded {
 		fmt.Fprintln(hc.Stderr, "hint: the embedded Redis has stopped; restart locklab")
 	} else {
