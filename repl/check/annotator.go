@@ -35,8 +35,13 @@ type lock struct {
 	// session playing two clients, as the lesson's blind-unlock script does.
 	expiredToken map[string]string
 	// waitingFor is the holder a session last failed to take the lock
-	// from, so that a retry loop is noted once per holder.
-	waitingFor map[string]string
+	// from, and when, so that a retry loop is noted once per acquisition.
+	waitingFor map[string]waiting
+}
+
+type waiting struct {
+	token string
+	at    time.Time
 }
 
 // Annotator turns events into notes and, at the end, verdicts. It is not
@@ -90,7 +95,7 @@ func (a *Annotator) IsLock(key string) bool { return a.locks[key] != nil }
 func (a *Annotator) lockFor(key string) *lock {
 	l := a.locks[key]
 	if l == nil {
-		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{}, waitingFor: map[string]string{}}
+		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{}, waitingFor: map[string]waiting{}}
 		a.locks[key] = l
 	}
 	return l
@@ -140,7 +145,11 @@ func (a *Annotator) onSet(e Event) []Note {
 		h.expires = e.End.Add(ttl)
 	}
 	l.current, l.bySession[e.Session] = h, h
-	l.waitingFor = map[string]string{} // a new holder: anyone waiting is told again
+	for s, w := range l.waitingFor {
+		if w.at.Before(e.Start) { // it failed before this acquisition: tell it again
+			delete(l.waitingFor, s)
+		}
+	}
 	a.tokens[token] = e.Session
 	text := fmt.Sprintf("lock acquired: %s holds %s", e.Session, key)
 	if ttl > 0 {
@@ -155,10 +164,10 @@ func (a *Annotator) notAcquired(e Event, key string) []Note {
 		return []Note{{e.Session, Info, "lock not acquired"}}
 	}
 	l := a.lockFor(key)
-	if l.waitingFor[e.Session] == st.Value {
+	if w, ok := l.waitingFor[e.Session]; ok && w.token == st.Value {
 		return nil // still waiting for the same holder: said already
 	}
-	l.waitingFor[e.Session] = st.Value
+	l.waitingFor[e.Session] = waiting{token: st.Value, at: e.End}
 	text := fmt.Sprintf("lock not acquired: held by %s", a.owner(st.Value))
 	if st.PTTL >= 0 {
 		text += fmt.Sprintf(", %s left", secs(st.PTTL))
