@@ -73,7 +73,7 @@ func TestLessonRace(t *testing.T) {
 }
 
 func checkBookings(t *testing.T, addr string, db int) {
-	sh, out, errOut := newTestShell(t, addr, db, "testdata/lesson")
+	sh, out, errOut := newTestShell(t, addr, db, "../../scripts") // the lesson's scripts, as shipped
 	run(t, sh, "DEL room:2pm:bookings lock:room:2pm > /dev/null")
 	run(t, sh, "./book_no_lock.sh alice & ./book_no_lock.sh bob & wait")
 	if got := strings.Count(out.String(), "booked (saw count=0)"); got != 2 {
