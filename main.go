@@ -31,6 +31,7 @@ locklab's own:
   --no-color   no colour, even on a terminal
   --notes      annotate replies and print verdicts (the default for the REPL, scripts and -c)
   --no-notes   print exactly what redis-cli would (the default for piped input and one command)
+  --timeline   after a script, draw its run: a lane per session, a bar per lock
   --gutter     prefix each line with its session and time when several sessions run
                (the default on a terminal); --no-gutter never
   --help       this text
@@ -68,6 +69,8 @@ func parseArgs(args []string) (repl.Options, error) {
 			return o, nil
 		case "--no-color":
 			o.NoColor, args = true, args[1:]
+		case "--timeline":
+			o.Timeline, args = true, args[1:]
 		case "--gutter", "--no-gutter":
 			o.Gutter, args = map[string]string{"--gutter": "on", "--no-gutter": "off"}[args[0]], args[1:]
 		case "--notes", "--no-notes":

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
+	"golang.org/x/term"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -28,6 +29,7 @@ type Options struct {
 	NoColor     bool
 	Notes       string // "on" or "off" to force annotations; "" for the default
 	Gutter      string // "on" or "off" to force session gutters; "" for: on a terminal
+	Timeline    bool   // draw the run after a script (or -c LINE)
 	Help        bool
 	AuthWarning bool // a password was given on the command line
 	color       bool // decided in Main
@@ -117,6 +119,7 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
 		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter, Color: in.opts.color,
+		Width: func() int { return terminalWidth(in.stdout) },
 	})
 }
 
@@ -128,7 +131,9 @@ func (in *input) runLine(ctx context.Context, line string, notes bool) int {
 		return 1
 	}
 	if notes { // -c LINE: a one-line script, with its verdict
-		return in.status(sh, sh.RunFile(ctx, "", []byte(line), nil))
+		err := sh.RunFile(ctx, "", []byte(line), nil)
+		in.drawTimeline(ctx, sh)
+		return in.status(sh, err)
 	}
 	return in.status(sh, sh.RunEntry(ctx, line))
 }
@@ -144,7 +149,26 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	return in.status(sh, sh.RunFile(ctx, name, src, args))
+	err = sh.RunFile(ctx, name, src, args)
+	in.drawTimeline(ctx, sh)
+	return in.status(sh, err)
+}
+
+// drawTimeline draws the run when --timeline asked for it.
+func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) {
+	if in.opts.Timeline && ctx.Err() == nil {
+		sh.PrintTimeline(ctx, terminalWidth(in.stdout), false)
+	}
+}
+
+// terminalWidth is stdout's width, or 80 when it is not a terminal.
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width >= 40 {
+			return width
+		}
+	}
+	return 80
 }
 
 // piped runs stdin line by line, as redis-cli does with a pipe.

@@ -53,6 +53,7 @@ type Annotator struct {
 	slots     map[string]*slot
 	slotOrder []string
 	findings  []Finding
+	held      []heldLock // every acquisition, in order, for drawing (Holdings)
 }
 
 // New makes an annotator for a run that began at start.
@@ -138,6 +139,7 @@ func (a *Annotator) onSet(e Event) []Note {
 	}
 	notes := a.supersede(e, l)
 	h := &holding{session: e.Session, token: token, acquired: e.End}
+	a.held = append(a.held, heldLock{key, h})
 	if st, ok := e.after(key); ok && st.PTTL >= 0 {
 		ttl = st.PTTL
 	}

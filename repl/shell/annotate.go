@@ -44,12 +44,13 @@ func (s *Shell) note(level check.Level, text string) string {
 // lab's own output (never into a $(...) capture or a redirection, whose
 // reader expects redis-cli's bytes only).
 func (s *Shell) annotate(w io.Writer, e session.Event) {
+	s.annMu.Lock()
+	notes := s.ann.Observe(e.Check())
+	s.record(e, notes)
+	s.annMu.Unlock()
 	if !s.cfg.Notes {
 		return
 	}
-	s.annMu.Lock()
-	notes := s.ann.Observe(e.Check())
-	s.annMu.Unlock()
 	if lw, ok := w.(*lineWriter); !ok || lw.stderr {
 		w, _ = s.writers.get(e.Session) // captured or redirected: the notes go to the session's lines
 	}
@@ -129,6 +130,7 @@ func (s *Shell) resetAnnotator() {
 	defer s.annMu.Unlock()
 	s.start = time.Now()
 	s.ann = check.New(s.start)
+	s.events, s.notes = nil, nil
 	s.mu.Lock()
 	s.expects, s.failed = 0, 0
 	s.mu.Unlock()

@@ -99,13 +99,25 @@ func (o *output) writeLines(name string, stderr bool, lines []byte) {
 
 func (o *output) prefix(name string) string {
 	o.width = max(o.width, len(name))
+	at := fmt.Sprintf("+%.3fs", time.Since(o.start).Seconds())
+	return o.colorOf(name).Sprintf("%-*s %s │ ", o.width, name, at)
+}
+
+// colorOf is session name's colour, the same everywhere it shows.
+func (o *output) colorOf(name string) *color.Color {
 	c := o.colors[name]
 	if c == nil {
 		c = paint(o.color, sessionPalette[len(o.colors)%len(sessionPalette)])
 		o.colors[name] = c
 	}
-	at := fmt.Sprintf("+%.3fs", time.Since(o.start).Seconds())
-	return c.Sprintf("%-*s %s │ ", o.width, name, at)
+	return c
+}
+
+// paintLane colours text in session lane's colour.
+func (o *output) paintLane(lane, text string) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.colorOf(lane).Sprint(text)
 }
 
 // lineWriter is one session's stdout or stderr: it holds a partial line

@@ -16,6 +16,7 @@ import (
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/timeline"
 )
 
 // Config is what a Shell needs from the program around it.
@@ -24,11 +25,12 @@ type Config struct {
 	Flags       cliflags.Options // locklab's own flags: output mode, -e
 	Stdout      io.Writer        // the terminal (or whatever stdout is)
 	Stderr      io.Writer
-	TTY         bool // Stdout is a terminal: replies to it use redis-cli's TTY format
-	Interactive bool // a person is typing: slow commands print redis-cli's (N.NNs)
-	Notes       bool // annotate replies and print verdicts (off for redis-cli-style use)
-	Gutter      bool // prefix lines with session and time when several sessions run
-	Color       bool // colour notes and gutters
+	TTY         bool       // Stdout is a terminal: replies to it use redis-cli's TTY format
+	Interactive bool       // a person is typing: slow commands print redis-cli's (N.NNs)
+	Notes       bool       // annotate replies and print verdicts (off for redis-cli-style use)
+	Gutter      bool       // prefix lines with session and time when several sessions run
+	Color       bool       // colour notes and gutters
+	Width       func() int // the terminal's width, for the timeline (nil: 80)
 	Dir         string
 }
 
@@ -53,15 +55,20 @@ type Shell struct {
 	expects    int               // expectations checked in this run
 	failed     int               // ... and failed
 
-	annMu sync.Mutex
-	ann   *check.Annotator // what this run did with locks and slots
-	start time.Time        // when this run began
+	annMu  sync.Mutex
+	ann    *check.Annotator // what this run did with locks and slots
+	start  time.Time        // when this run began
+	events []timeline.Event // ... its commands
+	notes  []timeline.TimedNote
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
 func New(cfg Config) (*Shell, error) {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
+	}
+	if cfg.Width == nil {
+		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color), barriers: map[string]*barrier{}, scripts: map[string]string{}, replies: map[string]string{}}
 	s.writers.out = s.output

@@ -1,0 +1,133 @@
+package timeline
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/locklab/locklab/repl/check"
+)
+
+// Kind is what an item in a lane is.
+type Kind int
+
+const (
+	Command Kind = iota // a command and its reply
+	Note                // an annotation under a reply
+	Expiry              // a lock's TTL ran out: no client sent anything
+)
+
+// Item is one thing in a lane, at an offset from the start of the run.
+type Item struct {
+	At    time.Duration
+	End   time.Duration // a command's end (its reply); At for the others
+	Lane  string
+	Kind  Kind
+	Text  string      // the command line, the note, or what expired
+	Reply string      // a command's reply, as redis-cli prints it raw, on one line
+	Level check.Level // a note's
+}
+
+// Bar is one holding of a lock, drawn in the lock's column.
+type Bar struct {
+	Key, Lane, Token string
+	From, Until      time.Duration
+	End              check.End
+	DeletedBy        string
+}
+
+// Timeline is a run, ready to draw.
+type Timeline struct {
+	Lanes   []string // sessions, in order of first appearance
+	Locks   []string // lock keys, in order of first acquisition
+	Items   []Item   // by time
+	Bars    []Bar
+	Verdict []check.Finding
+	Length  time.Duration // from the start to the last thing in the run
+}
+
+// Event is a command as the timeline needs it.
+type Event struct {
+	Session    string
+	Args       []string
+	Reply      string
+	Start, End time.Time
+}
+
+// TimedNote is a note and when it was made (its command's end).
+type TimedNote struct {
+	check.Note
+	At time.Time
+}
+
+// Build makes the timeline of a run that began at start.
+func Build(start time.Time, events []Event, notes []TimedNote, holdings []check.Holding, verdict []check.Finding) Timeline {
+	var t Timeline
+	off := func(at time.Time) time.Duration { return max(at.Sub(start), 0) }
+	for _, e := range events {
+		t.addLane(e.Session)
+		t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: e.Reply})
+	}
+	for _, n := range notes {
+		t.addLane(n.Session)
+		t.Items = append(t.Items, Item{At: off(n.At), End: off(n.At), Lane: n.Session, Kind: Note, Text: n.Text, Level: n.Level})
+	}
+	for _, h := range holdings {
+		t.addBar(h, off)
+	}
+	// By when each thing was done (a reply: when the server answered), so
+	// that racing commands show in the order the server ran them.
+	sort.SliceStable(t.Items, func(i, j int) bool { return t.Items[i].End < t.Items[j].End })
+	for _, it := range t.Items {
+		t.Length = max(t.Length, it.End)
+	}
+	t.Verdict = verdict
+	return t
+}
+
+func (t *Timeline) addLane(name string) {
+	if !slices.Contains(t.Lanes, name) {
+		t.Lanes = append(t.Lanes, name)
+	}
+}
+
+func (t *Timeline) addBar(h check.Holding, off func(time.Time) time.Duration) {
+	t.addLane(h.Session)
+	if !slices.Contains(t.Locks, h.Key) {
+		t.Locks = append(t.Locks, h.Key)
+	}
+	b := Bar{Key: h.Key, Lane: h.Session, Token: h.Token, From: off(h.From), Until: off(h.Until), End: h.End, DeletedBy: h.DeletedBy}
+	t.Bars = append(t.Bars, b)
+	if h.End == check.Expired {
+		text := fmt.Sprintf("%s expired: %s's TTL ran out", h.Key, h.Session)
+		t.Items = append(t.Items, Item{At: b.Until, End: b.Until, Lane: h.Session, Kind: Expiry, Text: text, Level: check.Bad})
+	}
+}
+
+// commandLine shows a command's words, quoting those with spaces.
+func commandLine(args []string) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n\"") {
+			a = fmt.Sprintf("%q", a)
+		}
+		words[i] = a
+	}
+	return strings.Join(words, " ")
+}
+
+// holder is who held key at d, and whether d is where a holding starts.
+func (t Timeline) holder(key string, d time.Duration) (Bar, bool) {
+	for i := len(t.Bars) - 1; i >= 0; i-- {
+		b := t.Bars[i]
+		if b.Key == key && b.From <= d && d < b.Until {
+			return b, true
+		}
+	}
+	return Bar{}, false
+}
+
+// offset formats d as +1.234s.
+func offset(d time.Duration) string { return fmt.Sprintf("+%.3fs", d.Seconds()) }
