@@ -32,6 +32,8 @@ locklab's own:
   --notes      annotate replies and print verdicts (the default for the REPL, scripts and -c)
   --no-notes   print exactly what redis-cli would (the default for piped input and one command)
   --timeline   after a script, draw its run: a lane per session, a bar per lock
+  --mermaid F  after a script, write its run to F as a Mermaid sequenceDiagram
+  --svg F      after a script, write its run to F as a self-contained SVG swimlane
   --gutter     prefix each line with its session and time when several sessions run
                (the default on a terminal); --no-gutter never
   --help       this text
@@ -71,6 +73,16 @@ func parseArgs(args []string) (repl.Options, error) {
 			o.NoColor, args = true, args[1:]
 		case "--timeline":
 			o.Timeline, args = true, args[1:]
+		case "--mermaid", "--svg":
+			if len(args) < 2 {
+				return o, fmt.Errorf("locklab: %s needs a file to write, e.g. %s out.%s", args[0], args[0], map[string]string{"--mermaid": "mmd", "--svg": "svg"}[args[0]])
+			}
+			if args[0] == "--mermaid" {
+				o.Mermaid = args[1]
+			} else {
+				o.SVG = args[1]
+			}
+			args = args[2:]
 		case "--gutter", "--no-gutter":
 			o.Gutter, args = map[string]string{"--gutter": "on", "--no-gutter": "off"}[args[0]], args[1:]
 		case "--notes", "--no-notes":

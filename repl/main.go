@@ -30,6 +30,8 @@ type Options struct {
 	Notes       string // "on" or "off" to force annotations; "" for the default
 	Gutter      string // "on" or "off" to force session gutters; "" for: on a terminal
 	Timeline    bool   // draw the run after a script (or -c LINE)
+	Mermaid     string // ... and write it to this file as Mermaid
+	SVG         string // ... and as SVG
 	Help        bool
 	AuthWarning bool // a password was given on the command line
 	color       bool // decided in Main
@@ -154,10 +156,24 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 	return in.status(sh, err)
 }
 
-// drawTimeline draws the run when --timeline asked for it.
+// drawTimeline draws the run when --timeline asked for it, and writes the
+// --mermaid and --svg files.
 func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) {
-	if in.opts.Timeline && ctx.Err() == nil {
+	if ctx.Err() != nil {
+		return
+	}
+	if in.opts.Timeline {
 		sh.PrintTimeline(ctx, terminalWidth(in.stdout), false)
+	}
+	for _, export := range []struct{ file, format string }{{in.opts.Mermaid, "mermaid"}, {in.opts.SVG, "svg"}} {
+		if export.file == "" {
+			continue
+		}
+		if err := sh.ExportTimeline(ctx, export.format, export.file); err != nil {
+			fmt.Fprintln(in.stderr, "locklab:", err)
+		} else {
+			fmt.Fprintf(in.stderr, "locklab: wrote the run's timeline to %s\n", export.file)
+		}
 	}
 }
 

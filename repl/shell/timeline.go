@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/timeline"
 )
@@ -27,7 +29,7 @@ func (s *Shell) record(e session.Event, notes []check.Note) {
 	if e.Err != nil {
 		reply = "(no reply: " + e.Err.Error() + ")"
 	}
-	s.events = append(s.events, timeline.Event{Session: e.Session, Args: e.Args, Reply: reply, Start: e.Start, End: e.End})
+	s.events = append(s.events, timeline.Event{Session: e.Session, Args: e.Args, Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End})
 	for _, n := range notes {
 		s.notes = append(s.notes, timeline.TimedNote{Note: n, At: e.End})
 	}
@@ -56,13 +58,29 @@ func (s *Shell) PrintTimeline(ctx context.Context, width int, compact bool) {
 	s.writers.flush()
 }
 
-// timelineWord is `timeline [--width N] [--compact]`: the last run, drawn.
+// ExportTimeline writes the run's timeline to file as "mermaid" or "svg".
+// It is for locklab itself (--mermaid, --svg) and the REPL's timeline
+// command: scripts write no files.
+func (s *Shell) ExportTimeline(ctx context.Context, format, file string) error {
+	t := s.Timeline(ctx)
+	text := timeline.Mermaid(t)
+	if format == "svg" {
+		text = timeline.SVG(t)
+	}
+	return os.WriteFile(file, []byte(text), 0o644)
+}
+
+// timelineWord is `timeline [--width N] [--compact] [--mermaid FILE]
+// [--svg FILE]`: the last run, drawn, or written to a file (at the
+// REPL's prompt only: a script never writes files).
 func (s *Shell) timelineWord(ctx context.Context, hc interp.HandlerContext, args []string) error {
 	width, compact := s.cfg.Width(), false
 	for i := 1; i < len(args); i++ {
 		switch {
 		case args[i] == "--compact":
 			compact = true
+		case (args[i] == "--mermaid" || args[i] == "--svg") && i+1 < len(args):
+			return s.exportWord(ctx, hc, strings.TrimPrefix(args[i], "--"), args[i+1])
 		case args[i] == "--width" && i+1 < len(args):
 			n, err := strconv.Atoi(args[i+1])
 			if err != nil || n < 40 {
@@ -71,10 +89,23 @@ func (s *Shell) timelineWord(ctx context.Context, hc interp.HandlerContext, args
 			}
 			width, i = n, i+1
 		default:
-			fmt.Fprintf(hc.Stderr, "locklab: timeline: unknown option %q\nusage: timeline [--width N] [--compact]\n", args[i])
+			fmt.Fprintf(hc.Stderr, "locklab: timeline: unknown option %q\nusage: timeline [--width N] [--compact] [--mermaid FILE] [--svg FILE]\n", args[i])
 			return interp.ExitStatus(2)
 		}
 	}
 	s.PrintTimeline(ctx, width, compact)
+	return nil
+}
+
+func (s *Shell) exportWord(ctx context.Context, hc interp.HandlerContext, format, file string) error {
+	if name, _ := ctx.Value(fileKey{}).(string); name != "" || !s.cfg.Interactive {
+		fmt.Fprintf(hc.Stderr, "locklab: timeline --%s: scripts write no files; run `locklab --%s %s SCRIPT` instead\n", format, format, file)
+		return interp.ExitStatus(1)
+	}
+	if err := s.ExportTimeline(ctx, format, file); err != nil {
+		fmt.Fprintln(hc.Stderr, "locklab:", err)
+		return interp.ExitStatus(1)
+	}
+	fmt.Fprintf(hc.Stdout, "wrote the run's timeline to %s\n", file)
 	return nil
 }

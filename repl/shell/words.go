@@ -34,7 +34,7 @@ var labWords = []labWord{
 	{name: "clear", usage: "clear", summary: "clear the screen", run: (*Shell).clear},
 	{name: "expect", usage: "expect CMD ... OP VALUE | expect reply VALUE | expect verdict KIND | expect lines REGEX OP N",
 		summary: "check the run (a self-checking .lab script); help expect for the grammar", run: (*Shell).expect},
-	{name: "timeline", usage: "timeline [--width N] [--compact]",
+	{name: "timeline", usage: "timeline [--width N] [--compact] [--mermaid FILE] [--svg FILE]",
 		summary: "draw the last run: a lane per session, time flowing down, a bar per lock", run: (*Shell).timelineWord},
 	{name: "verdict", usage: "verdict", summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear", run: (*Shell).verdictWord},
 	{name: "@NAME", usage: "@NAME COMMAND ...", summary: "run COMMAND in session NAME, on its own connection"},

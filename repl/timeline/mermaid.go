@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -14,7 +15,8 @@ const (
 	mermaidCommand = 60 // a command longer than this is cut with …
 	mermaidReply   = 40 // a reply, likewise
 	mermaidNote    = 48 // a note is broken into lines of about this many runes
-	mermaidLines   = 4  // ... and cut to this many lines
+	mermaidLines   = 6  // ... and cut to this many lines (a verdict is not)
+	mermaidWord    = 24 // a word longer than this (a SHA, a token) is cut first
 )
 
 // Mermaid draws t as a Mermaid sequenceDiagram in the style of the
@@ -58,12 +60,12 @@ func Mermaid(t Timeline) string {
 			if reply == "" {
 				reply = "(nil)"
 			}
-			fmt.Fprintf(&b, "    %s->>R: %s %s\n", p, offset(it.At), mermaidText(cut(it.Text, mermaidCommand)))
+			fmt.Fprintf(&b, "    %s->>R: %s %s\n", p, offset(it.At), mermaidText(cutCommand(it.Text)))
 			fmt.Fprintf(&b, "    R-->>%s: %s %s\n", p, offset(it.End), mermaidText(cut(reply, mermaidReply)))
 		case Expiry:
-			fmt.Fprintf(&b, "    Note over R: %s\n", mermaidNoteText(offset(it.At)+" ✕ "+it.Text))
+			fmt.Fprintf(&b, "    Note over R: %s\n", mermaidNoteText(offset(it.At)+" ✕ "+it.Text, mermaidLines))
 		default:
-			fmt.Fprintf(&b, "    Note over %s: %s\n", p, mermaidNoteText(offset(it.At)+" "+mark(it.Level)+it.Text))
+			fmt.Fprintf(&b, "    Note over %s: %s\n", p, mermaidNoteText(offset(it.At)+" "+mark(it.Level)+it.Text, mermaidLines))
 		}
 	}
 	// The verdict spans the diagram, as the lesson's last note does.
@@ -76,7 +78,7 @@ func Mermaid(t Timeline) string {
 		if f.Bad() {
 			level = check.Bad
 		}
-		fmt.Fprintf(&b, "    Note over %s: %s\n", span, mermaidNoteText("verdict: "+mark(level)+f.Text))
+		fmt.Fprintf(&b, "    Note over %s: %s\n", span, mermaidNoteText("verdict: "+mark(level)+f.Text, 0))
 	}
 	return b.String()
 }
@@ -106,20 +108,24 @@ var mermaidEntities = strings.NewReplacer(
 	"%", "#37;",
 )
 
+// wrapPrefix is the start Mermaid reads as a wrap:/nowrap: option rather
+// than text.
+var wrapPrefix = regexp.MustCompile(`^(\s*:?(?:no)?wrap):`)
+
 // mermaidText is s safe as the text of a message, note or alias: one
 // line, no invalid UTF-8, no control characters, Mermaid's specials as
 // entity codes.
 func mermaidText(s string) string {
-	return mermaidEntities.Replace(oneLine(s))
+	return wrapPrefix.ReplaceAllString(mermaidEntities.Replace(oneLine(s)), "$1#58;")
 }
 
 // mermaidNoteText is a note's text, broken into short lines with <br/>
-// (Mermaid does not wrap notes by itself) and cut to mermaidLines.
-func mermaidNoteText(s string) string {
+// (Mermaid does not wrap notes by itself) and cut to maxLines (0: all).
+func mermaidNoteText(s string, maxLines int) string {
 	lines := wrap(oneLine(s), mermaidNote)
-	if len(lines) > mermaidLines {
-		lines = lines[:mermaidLines]
-		lines[mermaidLines-1] = cut(lines[mermaidLines-1]+" …", mermaidNote)
+	if maxLines > 0 && len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1] = cut(lines[maxLines-1]+" …", mermaidNote)
 	}
 	for i, l := range lines {
 		lines[i] = mermaidText(l)
@@ -139,6 +145,16 @@ func oneLine(s string) string {
 		}
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// cutCommand shortens a command line for a message: each very long word
+// (a SHA, a script, a big value) to its start, then the line.
+func cutCommand(s string) string {
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		words[i] = cut(w, mermaidWord)
+	}
+	return cut(strings.Join(words, " "), mermaidCommand)
 }
 
 // cut shortens s to at most n runes, ending with … when it was longer.

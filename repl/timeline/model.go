@@ -52,7 +52,8 @@ type Timeline struct {
 type Event struct {
 	Session    string
 	Args       []string
-	Reply      string
+	Reply      string // raw, on one line
+	Nil        bool   // the reply was nil (Reply is then "")
 	Start, End time.Time
 }
 
@@ -68,7 +69,13 @@ func Build(start time.Time, events []Event, notes []TimedNote, holdings []check.
 	off := func(at time.Time) time.Duration { return max(at.Sub(start), 0) }
 	for _, e := range events {
 		t.addLane(e.Session)
-		t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: e.Reply})
+		reply := e.Reply
+		if e.Nil {
+			reply = "(nil)"
+		} else if reply == "" {
+			reply = `""`
+		}
+		t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply})
 	}
 	for _, n := range notes {
 		t.addLane(n.Session)
@@ -118,7 +125,7 @@ func commandLine(args []string) string {
 	return strings.Join(words, " ")
 }
 
-// holder is who held key at d, and whether d is where a holding starts.
+// holder is who held key at d, if anyone did.
 func (t Timeline) holder(key string, d time.Duration) (Bar, bool) {
 	for i := len(t.Bars) - 1; i >= 0; i-- {
 		b := t.Bars[i]
@@ -129,5 +136,17 @@ func (t Timeline) holder(key string, d time.Duration) (Bar, bool) {
 	return Bar{}, false
 }
 
-// offset formats d as +1.234s.
-func offset(d time.Duration) string { return fmt.Sprintf("+%.3fs", d.Seconds()) }
+// offset formats d as +1.234s (+12.35s, +123.5s as it grows, so that it
+// fits the time column).
+func offset(d time.Duration) string {
+	switch s := d.Seconds(); {
+	case s < 10:
+		return fmt.Sprintf("+%.3fs", s)
+	case s < 100:
+		return fmt.Sprintf("+%.2fs", s)
+	case s < 1000:
+		return fmt.Sprintf("+%.1fs", s)
+	default:
+		return fmt.Sprintf("+%.0fs", s)
+	}
+}

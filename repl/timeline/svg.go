@@ -22,12 +22,12 @@ const (
 	svgRowGap   = 6.0  // at least this between two rows
 	svgHeaderH  = 28.0
 	svgTimeW    = 76.0 // the time axis: "+0.000s"
-	svgTrackW   = 150.0
+	svgTrackW   = 180.0
 	svgMinLane  = 190.0
 	svgMaxLane  = 320.0
 	svgWidth    = 1120.0 // lanes and locks share about this much
 	svgMaxLines = 6      // a note is cut to this many lines
-	barChars    = 16     // a bar's labels: (svgTrackW - 30) / svgCharW
+	barChars    = 20     // a bar's labels: (svgTrackW - 30) / svgCharW
 )
 
 // laneColors are the lanes' colours, dark (text, header) and light
@@ -131,9 +131,11 @@ func newLayout(t Timeline) *svgLayout {
 		l.endT = max(l.endT, b.Until)
 	}
 	// The scale: about a row's height per row on average, so that the
-	// proportions show without the page growing with the run's length.
+	// proportions show without the page growing with the run's length. A
+	// lock still held at the end (its bar runs to "now", which in the REPL
+	// may be minutes later) does not count.
 	scale := 0.0
-	if secs := l.endT.Seconds(); secs > 0 {
+	if secs := t.Length.Seconds(); secs > 0 {
 		scale = min(max(400, float64(len(t.Items))*2.5*svgLineH), 1600) / secs
 	}
 	next := l.top
@@ -144,10 +146,11 @@ func newLayout(t Timeline) *svgLayout {
 		next = y + float64(len(lines))*svgLineH + svgRowGap
 	}
 	l.bottom = next + svgLineH
-	if last := len(l.rows) - 1; last >= 0 && l.endT > t.Items[last].End {
-		// A lock still held when the run ended: leave room for its bar to
-		// run on past the last row.
-		l.bottom = max(l.bottom, l.rows[last].y+scale*(l.endT-t.Items[last].End).Seconds()+svgLineH)
+	for _, b := range t.Bars {
+		if b.End == check.Held {
+			// Room for its bar to run on past the last row.
+			l.bottom = next + 2*svgLineH
+		}
 	}
 	allChars := int((l.width - 2*svgMargin) / svgCharW)
 	for _, f := range t.Verdict {
@@ -250,6 +253,9 @@ func (l *svgLayout) axis(b *strings.Builder) {
 
 // items draws each command, note and expiry in its lane.
 func (l *svgLayout) items(b *strings.Builder) {
+	if len(l.t.Items) == 0 {
+		fmt.Fprintf(b, `<text x="%s" y="%s" fill="#616161">nothing ran</text>`+"\n", num(svgMargin+svgTimeW+8), num(l.top+12))
+	}
 	for i, it := range l.t.Items {
 		color := l.laneColor[it.Lane][0]
 		if it.Kind != Command {
@@ -273,10 +279,7 @@ func (l *svgLayout) items(b *strings.Builder) {
 func (l *svgLayout) bars(b *strings.Builder) {
 	for i, bar := range l.t.Bars {
 		x := l.lockX[bar.Key] + float64(l.barTrack[i])*svgTrackW + 10
-		y1, y2 := l.y(bar.From), l.y(bar.Until)
-		if bar.End == check.Held {
-			y2 = l.bottom - svgLineH/2
-		}
+		y1, y2 := l.barStart(bar), l.barEnd(bar)
 		y2 = max(y2, y1+2)
 		c := l.laneColor[bar.Lane]
 		tip := fmt.Sprintf("%s held %s (%s) from %s to %s: %s", bar.Lane, bar.Key, bar.Token, offset(bar.From), offset(bar.Until), endText(bar))
@@ -285,7 +288,7 @@ func (l *svgLayout) bars(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, `<g class="bar"><title>%s</title>`, xmlText(tip))
 		fmt.Fprintf(b, `<rect x="%s" y="%s" width="14" height="%s" fill="%s" stroke="%s"/>`, num(x), num(y1), num(y2-y1), c[1], c[0])
-		fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s">%s</text>`, num(x+20), num(y1+12), c[0], xmlText(cut("┏ "+oneLine(bar.Lane), barChars)))
+		fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s">%s</text>`, num(x+20), num(y1+12), c[0], xmlText(cut(oneLine(bar.Lane), barChars)))
 		end, color := "", levelColors[check.Bad]
 		switch bar.End {
 		case check.Expired:
@@ -305,6 +308,37 @@ func (l *svgLayout) bars(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, `<text x="%s" y="%s" fill="%s">%s</text></g>`+"\n", num(x+20), num(y2+4), color, xmlText(cut(end, barChars)))
 	}
+}
+
+// barStart is where a holding starts: on its acquisition's row (the
+// holder's command that answered at From) when there is one.
+func (l *svgLayout) barStart(b Bar) float64 {
+	return l.rowAt(b.From, func(it Item) bool { return it.Kind == Command && it.Lane == b.Lane && it.End == b.From })
+}
+
+// barEnd is where a holding ends: on the row of its expiry, or of the
+// command that deleted or released it (which did so when it started).
+func (l *svgLayout) barEnd(b Bar) float64 {
+	switch b.End {
+	case check.Expired:
+		return l.rowAt(b.Until, func(it Item) bool { return it.Kind == Expiry && it.Lane == b.Lane && it.End == b.Until })
+	case check.Deleted:
+		return l.rowAt(b.Until, func(it Item) bool { return it.Kind == Command && it.Lane == b.DeletedBy && it.At == b.Until })
+	case check.Released:
+		return l.rowAt(b.Until, func(it Item) bool { return it.Kind == Command && it.Lane == b.Lane && it.At == b.Until })
+	}
+	return l.bottom - svgLineH/2
+}
+
+// rowAt is the middle of the first line of the first row that is, or
+// else where time d is drawn.
+func (l *svgLayout) rowAt(d time.Duration, is func(Item) bool) float64 {
+	for i, it := range l.t.Items {
+		if is(it) {
+			return l.rows[i].y + svgLineH/2
+		}
+	}
+	return l.y(d)
 }
 
 // y is where time d is drawn: on the first row at d or whose command was

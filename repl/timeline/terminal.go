@@ -37,10 +37,12 @@ const (
 	noteLines  = 2 // a note is cut to this many rows in a lane; the verdict says it all
 )
 
-// Terminal draws t as swimlanes width columns wide: a time column, one
-// column per session, one per lock key. When the lanes would be too
+// Terminal draws t as swimlanes width columns wide: a time column (when
+// each thing was done: a command's reply), one column per session, one per
+// lock key. When the lanes would be too
 // narrow (many sessions), it falls back to Compact.
 func Terminal(t Timeline, width int, st Style) string {
+	width = max(width, 40)
 	n := len(t.Lanes)
 	if n == 0 {
 		return "timeline: nothing ran\n"
@@ -78,7 +80,7 @@ func (g grid) header(b *strings.Builder) {
 	for _, k := range g.t.Locks {
 		cells = append(cells, pad(k, lockWidth))
 	}
-	b.WriteString(strings.Join(cells, sep) + "\n")
+	b.WriteString(strings.TrimRight(strings.Join(cells, sep), " ") + "\n")
 	rule := []string{strings.Repeat("─", timeWidth-1)}
 	for range g.t.Lanes {
 		rule = append(rule, strings.Repeat("─", g.laneW))
@@ -100,7 +102,7 @@ func (g grid) item(b *strings.Builder, it Item, prev time.Duration) {
 	for i, line := range lines {
 		cells := []string{pad("", timeWidth-1)}
 		if i == 0 {
-			cells[0] = pad(offset(it.At), timeWidth-1)
+			cells[0] = pad(offset(it.End), timeWidth-1)
 		}
 		for _, l := range g.t.Lanes {
 			text := ""
@@ -157,9 +159,6 @@ func endText(b Bar) string {
 func itemText(it Item) string {
 	switch it.Kind {
 	case Command:
-		if it.Reply == "" {
-			return it.Text + " → (nil)"
-		}
 		return it.Text + " → " + it.Reply
 	case Expiry:
 		return "✕ " + it.Text
@@ -169,13 +168,14 @@ func itemText(it Item) string {
 
 // Compact draws one line per item, for runs with many sessions or locks.
 func Compact(t Timeline, width int, st Style) string {
+	width = max(width, 40)
 	var b strings.Builder
 	nameW := 4
 	for _, l := range t.Lanes {
 		nameW = max(nameW, utf8.RuneCountInString(l))
 	}
 	for _, it := range t.Items {
-		head := offset(it.At) + " " + st.lane(it.Lane, pad(it.Lane, nameW)) + " │ "
+		head := pad(offset(it.End), timeWidth-1) + " " + st.lane(it.Lane, pad(it.Lane, nameW)) + " │ "
 		for i, line := range wrap(itemText(it), max(width-timeWidth-nameW-3, 20)) {
 			if i > 0 {
 				head = pad("", timeWidth+nameW) + " │ "
@@ -215,6 +215,7 @@ func pad(s string, w int) string {
 
 // wrap breaks s into lines of at most w runes, at spaces where it can.
 func wrap(s string, w int) []string {
+	w = max(w, 8)
 	var lines []string
 	for utf8.RuneCountInString(s) > w {
 		r := []rune(s)
