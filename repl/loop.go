@@ -68,7 +68,7 @@ type loop struct {
 // handle runs or batches one entry and says whether the loop must end.
 func (l *loop) handle(ctx context.Context, entry string, lr LineReader) bool {
 	r, batching := lr.(interface{ Ready() bool })
-	if args, ok := shell.Plain(entry); ok && batching {
+	if args, ok := plainIf(batching, entry); ok {
 		l.batch = append(l.batch, args)
 		if !r.Ready() || len(l.batch) >= maxBatch {
 			l.flush(ctx)
@@ -79,6 +79,13 @@ func (l *loop) handle(ctx context.Context, entry string, lr LineReader) bool {
 	err := l.run(ctx, func(ctx context.Context) error { return l.sh.RunEntryAt(ctx, entry, l.entryLine) })
 	// A cancelled run also reports Exited: only `exit` ends the loop.
 	return l.sh.Exited() && !errors.Is(err, context.Canceled)
+}
+
+func plainIf(batching bool, entry string) ([]string, bool) {
+	if !batching {
+		return nil, false
+	}
+	return shell.Plain(entry)
 }
 
 func (l *loop) flush(ctx context.Context) {

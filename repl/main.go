@@ -200,7 +200,7 @@ func (in *input) piped(ctx context.Context) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	return in.status(sh, sh.LastStatus())
+	return in.status(sh, sh.Finish("<stdin>", sh.LastStatus()))
 }
 
 // status is the exit status of a run: the script's `exit N` or last

@@ -90,9 +90,6 @@ func (a *Annotator) Sending(session string, args []string) {
 	}
 }
 
-// IsLock reports whether key has been used as a lock in this run.
-func (a *Annotator) IsLock(key string) bool { return a.locks[key] != nil }
-
 func (a *Annotator) lockFor(key string) *lock {
 	l := a.locks[key]
 	if l == nil {
@@ -223,7 +220,14 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 	if prev.deletedBy != "" {
 		return nil // it did not expire: it was deleted, and that was said
 	}
-	return []Note{a.lost(prev, l.key)}
+	// The server granted the lock, so prev's TTL ran out before prev
+	// released it; whether prev was still working shows only if it acts
+	// again (see overlapAt and release).
+	text := fmt.Sprintf("%s's lock on %s had expired", prev.session, l.key)
+	if !prev.expires.IsZero() {
+		text += " at " + a.at(prev.expires)
+	}
+	return []Note{{e.Session, Info, text + fmt.Sprintf(", before %s released it", prev.session)}}
 }
 
 // lost is the note for a holder whose TTL ran out before it released.

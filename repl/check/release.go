@@ -51,7 +51,7 @@ func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 		if wasReleased {
 			return notes // a reset of a lock nobody here held: nothing to say
 		}
-		if !mine.lostNoted && mine.successor == nil && mine.deletedBy == "" {
+		if !mine.lostNoted && mine.deletedBy == "" {
 			notes = append(notes, a.lost(mine, l.key))
 		}
 		return append(notes, Note{e.Session, Info, fmt.Sprintf("nothing to release: %s was already gone", l.key)})
@@ -118,6 +118,10 @@ func (a *Annotator) overlapAt(e Event, l *lock, mine *holding) []Note {
 	if mine == nil || mine.released || mine.successor == nil {
 		return nil
 	}
+	var notes []Note
+	if !mine.lostNoted && mine.deletedBy == "" {
+		notes = append(notes, a.lost(mine, l.key)) // it acts again: it was still working
+	}
 	next := l.bySession[mine.successor.session]
 	end := e.Start
 	if next != nil && next.released && next.releasedAt.Before(end) {
@@ -125,5 +129,5 @@ func (a *Annotator) overlapAt(e Event, l *lock, mine *holding) []Note {
 	}
 	text := fmt.Sprintf("OVERLAP: %s and %s both believed they held %s from %s to %s", mine.session, mine.successor.session, l.key, a.at(mine.successor.acquired), a.at(end))
 	a.findings = append(a.findings, Finding{Kind: Overlap, Key: l.key, Text: text})
-	return []Note{{e.Session, Bad, text}}
+	return append(notes, Note{e.Session, Bad, text})
 }

@@ -44,7 +44,11 @@ func (e *UsageError) Error() string {
 	if e.Reason != "" {
 		return e.Reason
 	}
-	return fmt.Sprintf("Unrecognized option or bad number of args for: '%s'", e.Arg)
+	arg := e.Arg
+	if name, _, found := strings.Cut(arg, "="); found {
+		arg = name + "=..." // --pass=secret: the value may be a password
+	}
+	return fmt.Sprintf("Unrecognized option or bad number of args for: '%s'", arg)
 }
 
 // Parse reads redis-cli options from the front of args into o and returns

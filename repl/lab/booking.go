@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/locklab/locklab/repl/resp"
@@ -48,12 +49,8 @@ func bookingFlags(f *flags) booking {
 func (b booking) book(ctx context.Context, env Env, session, bidder string) error {
 	env.Seats(*b.slot, *b.seats)
 	count, err := env.Query(ctx, session, "LLEN", *b.slot)
-	if err != nil {
+	if err := failed(env, session, bidder, count, err); err != nil {
 		return err
-	}
-	if count.Kind != resp.Int {
-		env.Say(session, "%s: cannot book: LLEN %s answered %s", bidder, *b.slot, count.String())
-		return nil
 	}
 	if count.Int >= *b.seats {
 		env.Say(session, "%s: rejected (saw count=%d)", bidder, count.Int)
@@ -63,10 +60,28 @@ func (b booking) book(ctx context.Context, env Env, session, bidder string) erro
 	if err := env.Sleep(ctx, *b.work); err != nil {
 		return err
 	}
-	if _, err := env.Query(ctx, session, "RPUSH", *b.slot, bidder); err != nil {
+	pushed, err := env.Query(ctx, session, "RPUSH", *b.slot, bidder)
+	if err := failed(env, session, bidder, pushed, err); err != nil {
 		return err
 	}
 	env.Say(session, "%s: booked (saw count=%d)", bidder, count.Int)
+	return nil
+}
+
+// ErrReply is a macro stopped by an error reply from Redis (already
+// printed): its status is 1.
+var ErrReply = errors.New("redis answered with an error")
+
+// failed stops a macro on a connection error or an error reply, saying
+// which command Redis refused.
+func failed(env Env, session, who string, r resp.Reply, err error) error {
+	if err != nil {
+		return err
+	}
+	if r.IsError() || r.Kind == resp.Invalid {
+		env.Say(session, "%s: stopped: Redis answered %s", who, r.Str)
+		return ErrReply
+	}
 	return nil
 }
 
@@ -93,6 +108,9 @@ func bookLocked(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *ttl < time.Millisecond {
+		return &UsageError{Usage: f.usage, Problem: "book-locked: --ttl must be at least 1ms (PX takes whole milliseconds)"}
+	}
 	if *release != "get-del" && *release != "eval" && *release != "blind" {
 		return &UsageError{Usage: f.usage, Problem: "book-locked: --release must be get-del, eval or blind"}
 	}
@@ -117,8 +135,11 @@ func acquire(ctx context.Context, env Env, session, lock, token string, ttl, wai
 	deadline := time.Now().Add(wait)
 	for {
 		r, err := env.Query(ctx, session, "SET", lock, token, "NX", "PX", millis(ttl))
-		if err != nil || (r.Kind == resp.Status && r.Str == "OK") {
-			return err == nil, err
+		if err := failed(env, session, session, r, err); err != nil {
+			return false, err
+		}
+		if r.Kind == resp.Status && r.Str == "OK" {
+			return true, nil
 		}
 		if time.Now().After(deadline) {
 			return false, nil

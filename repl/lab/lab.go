@@ -28,9 +28,8 @@ type Env interface {
 	Seats(slot string, n int64)
 	// Sleep waits, or stops early when ctx is cancelled.
 	Sleep(ctx context.Context, d time.Duration) error
-	// Loaded, SHA and SetLoaded remember scripts loaded with SCRIPT LOAD
-	// on the lab's server, so they are loaded once.
-	Loaded(script string) bool
+	// SHA and SetLoaded remember scripts loaded with SCRIPT LOAD on the
+	// lab's server, so they are loaded once (SHA is "" until then).
 	SHA(script string) string
 	SetLoaded(script, sha string)
 }
@@ -109,14 +108,20 @@ func (v duration) String() string {
 	return v.d.String()
 }
 
+// maxDuration bounds durations: a lab run is minutes, not years.
+const maxDuration = 24 * time.Hour
+
 func (v duration) Set(s string) error {
-	if ms, err := strconv.ParseFloat(s, 64); err == nil && ms >= 0 {
-		*v.d = time.Duration(ms * float64(time.Millisecond))
-		return nil
-	}
+	bad := errors.New("want a duration such as 300ms, 2s or 2000 (milliseconds), up to 24h")
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return errors.New("want a duration such as 300ms, 2s or 2000 (milliseconds)")
+	if ms, perr := strconv.ParseFloat(s, 64); perr == nil {
+		if ms < 0 || ms > float64(maxDuration/time.Millisecond) { // also NaN and Inf
+			return bad
+		}
+		d, err = time.Duration(ms*float64(time.Millisecond)), nil
+	}
+	if err != nil || d < 0 || d > maxDuration {
+		return bad
 	}
 	*v.d = d
 	return nil

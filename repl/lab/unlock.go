@@ -51,6 +51,9 @@ func blindUnlock(ctx context.Context, env Env, args []string) error {
 		steps[3].say = "slow_client unlocking with compare-and-delete:"
 		steps[4].say = "lock owner after slow_client's compare-and-delete:"
 	}
+	if *work < *slowTTL { // slow's lock has not expired yet when fast tries
+		steps[2].say = "fast_client acquiring (slow's lock has not expired yet):"
+	}
 	for i, s := range steps {
 		if i == 2 {
 			if err := env.Sleep(ctx, *work); err != nil {
@@ -69,10 +72,10 @@ type step struct {
 	args         []string
 }
 
-func (s step) run(ctx context.Context, env Env, evalRelease bool) error {
+func (s step) run(ctx context.Context, env Env, safeRelease bool) error {
 	env.Say(s.session, "%s", s.say)
-	if evalRelease && s.session == "slow" && s.args[0] == "DEL" {
-		_, err := evalReleaseRun(ctx, env, s.session, s.args[1], "slow-client-token")
+	if safeRelease && s.session == "slow" && s.args[0] == "DEL" {
+		_, err := evalRelease(ctx, env, s.session, s.args[1], "slow-client-token", true)
 		return err
 	}
 	_, err := env.Run(ctx, s.session, s.args...)
@@ -85,12 +88,8 @@ func evalReleaseMacro(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = evalReleaseRun(ctx, env, env.Session(), pos[0], pos[1])
+	_, err = evalRelease(ctx, env, env.Session(), pos[0], pos[1], true)
 	return err
-}
-
-func evalReleaseRun(ctx context.Context, env Env, session, key, token string) (resp.Reply, error) {
-	return evalRelease(ctx, env, session, key, token, true)
 }
 
 // evalRelease runs the compare-and-delete as EVALSHA of the script,
@@ -103,7 +102,7 @@ func evalRelease(ctx context.Context, env Env, session, key, token string, print
 		send = env.Run
 	}
 	for attempt := 0; ; attempt++ {
-		if attempt > 0 || !env.Loaded(releaseScript) {
+		if attempt > 0 || env.SHA(releaseScript) == "" {
 			sha, err := env.Query(ctx, session, "SCRIPT", "LOAD", releaseScript)
 			if err != nil || sha.Kind != resp.Bulk {
 				return sha, err

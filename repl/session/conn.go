@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,13 +74,18 @@ func (c *Conn) Ping(ctx context.Context) error {
 // minus the round trips.
 func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
 	client := c.current()
+	stop := context.AfterFunc(ctx, func() { c.drop(client) }) // Ctrl-C: a blocked command must not hold us
+	defer stop()
 	pipe := client.Pipeline()
 	cmds := make([]*redis.RawCmd, len(batch))
 	for i, args := range batch {
 		cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
 		pipe.Process(ctx, cmds[i])
 	}
-	pipe.Exec(ctx) // per-command results below; Redis errors are data
+	pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	replies := make([]resp.Reply, 0, len(batch))
 	for i, cmd := range cmds {
 		raw, err := cmd.Result()
@@ -105,6 +109,12 @@ func (c *Conn) DB() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.db
+}
+
+func (c *Conn) credentials() (user, pass string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.user, c.pass
 }
 
 // Close closes the connection.
@@ -177,10 +187,4 @@ func toAny(args []string) []any {
 		out[i] = a
 	}
 	return out
-}
-
-// IsConnError reports whether err is about the connection rather than the
-// command: the server is down, went away, or the dial failed.
-func IsConnError(err error) bool {
-	return err != nil && !errors.Is(err, context.Canceled)
 }

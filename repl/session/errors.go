@@ -61,6 +61,9 @@ func IsServerError(err error) bool {
 	return errors.As(err, &re)
 }
 
+// IsAuthError reports whether err is the server refusing the credentials.
+func IsAuthError(err error) bool { return IsServerError(err) && isAuth(err.Error()) }
+
 func isAuth(msg string) bool {
 	return strings.HasPrefix(msg, "WRONGPASS") || strings.HasPrefix(msg, "NOAUTH") ||
 		strings.Contains(msg, "AUTH") || strings.Contains(msg, "password")

@@ -69,13 +69,14 @@ func (s *Session) inTxOrWatch() bool {
 	return s.inTx || s.watching
 }
 
-// DoBatch sends commands in one pipeline (see Conn.DoBatch) and records
-// one event per command. On a connection error, the replies that did
-// arrive come back with it.
-func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+// DoBatch sends commands in one pipeline (see Conn.DoBatch), records one
+// event per command and returns the events of the replies that arrived
+// (on a connection error, those before it).
+func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error) {
 	start := time.Now()
 	replies, err := s.conn.DoBatch(ctx, batch)
 	end := time.Now()
+	events := make([]Event, 0, len(replies))
 	for i, args := range batch {
 		e := Event{Session: s.Name, Args: args, Start: start, End: end}
 		if i < len(replies) {
@@ -88,8 +89,19 @@ func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, 
 		if e.Err != nil {
 			break
 		}
+		events = append(events, e)
 	}
-	return replies, err
+	return events, err
+}
+
+// Untraced is a fresh connection with the session's database and
+// credentials, whose commands are not events: for checks (expect) that
+// must not change what the run shows.
+func (s *Session) Untraced() *Conn {
+	t := s.set.Target
+	t.DB = s.conn.DB()
+	t.User, t.Password = s.conn.credentials()
+	return NewConn(t, "")
 }
 
 // DB is the database the session is on (redis-cli's `[db]`).

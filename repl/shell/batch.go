@@ -82,13 +82,15 @@ func literal(w *syntax.Word) (string, bool) {
 // pipeline and prints their replies in order, exactly as running them one
 // by one would.
 func (s *Shell) RunBatch(ctx context.Context, batch [][]string) error {
-	sess := s.cfg.Sessions.Get(session.Main)
-	replies, err := sess.DoBatch(ctx, batch)
+	for _, args := range batch {
+		s.sending(session.Main, args)
+	}
+	events, err := s.cfg.Sessions.Get(session.Main).DoBatch(ctx, batch)
 	hc := interp.HandlerContext{Stdout: s.out, Stderr: s.errOut}
 	var status error
-	for i, reply := range replies {
-		s.printReply(hc, s.out, batch[i], reply, s.ttyFor(s.out, s.cfg.Flags.Output), s.cfg.Flags.ExitOnError)
-		status = s.replyStatus(hc, batch[i], reply, s.cfg.Flags.ExitOnError)
+	for _, e := range events {
+		s.deliver(hc, s.out, e, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
+		status = s.replyStatus(hc, e.Args, e.Reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {
 		status = s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)

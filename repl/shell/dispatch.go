@@ -113,8 +113,8 @@ type sessionKey struct{}
 // inSession runs a command in session name (`@alice SET k v`).
 func (s *Shell) inSession(ctx context.Context, name string, args []string) error {
 	hc := interp.HandlerCtx(ctx)
-	if name == "" || len(args) == 0 {
-		fmt.Fprintln(hc.Stderr, "locklab: usage: @NAME COMMAND [ARG ...]   (e.g. @alice SET lock:demo alice-token NX PX 5000)")
+	if !nameChars.MatchString(name) || len(args) == 0 {
+		fmt.Fprintln(hc.Stderr, "locklab: usage: @NAME COMMAND [ARG ...]   (e.g. @alice SET lock:demo alice-token NX PX 5000; NAME is a letter, then letters, digits, - or _)")
 		return interp.ExitStatus(2)
 	}
 	return s.dispatch(context.WithValue(ctx, sessionKey{}, name), args)
@@ -126,7 +126,10 @@ func sessionOf(ctx context.Context, hc interp.HandlerContext) string {
 	if name, ok := ctx.Value(sessionKey{}).(string); ok {
 		return name
 	}
-	if v := hc.Env.Get(sessionVar); v.IsSet() && v.String() != "" {
+	if v := hc.Env.Get(sessionVar); v.IsSet() {
+		if v.String() == "" {
+			return "job" // a job named by an empty word (`book $w &`, $w unset)
+		}
 		return v.String()
 	}
 	return session.Main

@@ -64,7 +64,7 @@ func parseExpect(args []string) (expectation, error) {
 	}
 	n := len(args)
 	if n < 3 || !slices.Contains(operators, args[n-2]) {
-		return expectation{}, fmt.Errorf("expect %s: want ... OP VALUE at the end, OP one of %s", strings.Join(args, " "), strings.Join(operators, " "))
+		return expectation{}, fmt.Errorf("expect %s: want ... OP VALUE at the end, OP one of %s", strings.Join(session.Redact(args), " "), strings.Join(operators, " "))
 	}
 	e := expectation{kind: "cmd", args: args[:n-2], op: args[n-2], value: args[n-1]}
 	if args[0] == "lines" {
@@ -86,6 +86,9 @@ func kindList() string {
 
 // expect runs one expectation and reports a failure at its position.
 func (s *Shell) expect(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	s.mu.Lock()
+	s.expects++
+	s.mu.Unlock()
 	e, err := parseExpect(args[1:])
 	if err != nil {
 		s.expectFailed(ctx, hc, err.Error())
@@ -95,9 +98,6 @@ func (s *Shell) expect(ctx context.Context, hc interp.HandlerContext, args []str
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.expects++
-	s.mu.Unlock()
 	if !ok {
 		s.expectFailed(ctx, hc, fmt.Sprintf("expected %s, got %s", e, got))
 		return interp.ExitStatus(1)
@@ -116,7 +116,7 @@ func (e expectation) String() string {
 	case "lines":
 		return fmt.Sprintf("lines %q %s %s", e.args[0], e.op, e.value)
 	}
-	return fmt.Sprintf("%s %s %s", strings.Join(e.args, " "), e.op, e.value)
+	return fmt.Sprintf("%s %s %s", strings.Join(session.Redact(e.args), " "), e.op, e.value)
 }
 
 // evaluate checks e and says what was found.
@@ -133,7 +133,7 @@ func (s *Shell) evaluate(ctx context.Context, hc interp.HandlerContext, e expect
 		n := s.output.count(regexp.MustCompile(e.args[0]))
 		return strconv.Itoa(n), compare(strconv.Itoa(n), e.op, e.value), nil
 	}
-	conn := session.NewConn(s.cfg.Sessions.Target, "")
+	conn := s.cfg.Sessions.Get(sessionOf(ctx, hc)).Untraced()
 	defer conn.Close()
 	r, err := conn.Do(ctx, e.args)
 	if err != nil {
@@ -191,12 +191,16 @@ func compare(got, op, want string) bool {
 
 type fileKey struct{}
 
+// lineKey carries the input line an entry starts on (piped input).
+type lineKey struct{}
+
 // expectFailed prints FILE:LINE:COL: msg and counts the failure.
 func (s *Shell) expectFailed(ctx context.Context, hc interp.HandlerContext, msg string) {
 	s.mu.Lock()
 	s.failed++
 	s.mu.Unlock()
-	pos := fmt.Sprintf("%d:%d", hc.Pos.Line(), hc.Pos.Col())
+	line, _ := ctx.Value(lineKey{}).(int)
+	pos := fmt.Sprintf("%d:%d", int(hc.Pos.Line())+max(line-1, 0), hc.Pos.Col())
 	if name, _ := ctx.Value(fileKey{}).(string); name != "" {
 		pos = name + ":" + pos
 	}

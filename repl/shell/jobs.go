@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/lab"
@@ -77,12 +78,16 @@ func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {
 // a later group may reuse them (alice books again, as alice).
 func (s *Shell) nameGroups(list []*syntax.Stmt) []string {
 	var group, started []string
+	var jobs []*syntax.Stmt
 	used := map[string]bool{}
 	flush := func() {
 		if len(group) > 1 {
-			s.addBarrier(group)
+			id := s.addBarrier(len(group))
+			for _, st := range jobs {
+				setBarrier(st, id)
+			}
 		}
-		group, used = nil, map[string]bool{}
+		group, jobs, used = nil, nil, map[string]bool{}
 	}
 	for i, st := range list {
 		if !st.Background {
@@ -95,7 +100,7 @@ func (s *Shell) nameGroups(list []*syntax.Stmt) []string {
 		}
 		name := uniqueName(jobName(st, i), used)
 		bindJob(st, name, nil)
-		group, started = append(group, name), append(started, name)
+		group, started, jobs = append(group, name), append(started, name), append(jobs, st)
 	}
 	flush()
 	return started
@@ -209,6 +214,9 @@ func litWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: s}}}
 }
 
+// barrierVar names, in a job's environment, the start barrier of its group.
+const barrierVar = "LOCKLAB_BARRIER"
+
 // barrier lines up the first Redis command of each job in a group, so a
 // scripted race starts together rather than in goroutine start-up order.
 type barrier struct {
@@ -217,23 +225,42 @@ type barrier struct {
 	ready   chan struct{}
 }
 
-func (s *Shell) addBarrier(names []string) {
-	b := &barrier{waiting: len(names), ready: make(chan struct{})}
+// addBarrier makes a barrier for a group of n jobs and returns its id.
+func (s *Shell) addBarrier(n int) string {
 	s.jobMu.Lock()
 	defer s.jobMu.Unlock()
-	for _, n := range names {
-		s.barriers[n] = b
+	s.nextBarrier++
+	id := fmt.Sprintf("b%d", s.nextBarrier)
+	s.barriers[id] = &barrier{waiting: n, ready: make(chan struct{})}
+	return id
+}
+
+// setBarrier adds the group's barrier to a bound job's environment.
+func setBarrier(st *syntax.Stmt, id string) {
+	assign := &syntax.Assign{Name: &syntax.Lit{Value: barrierVar}, Value: litWord(id)}
+	switch cmd := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		cmd.Assigns = append([]*syntax.Assign{assign}, cmd.Assigns...)
+	case *syntax.Block:
+		cmd.Stmts[0].Cmd.(*syntax.CallExpr).Assigns = append(cmd.Stmts[0].Cmd.(*syntax.CallExpr).Assigns, assign)
 	}
 }
 
-// atStart is called before each command a session sends: the first time,
-// it waits at the session's barrier, if it has one.
-func (s *Shell) atStart(name string) {
+// atStart is called before each command a job sends: the first time, it
+// waits at the job's barrier, if it has one. The job's shell clears the
+// variable, so later commands go straight on.
+func (s *Shell) atStart(hc interp.HandlerContext) {
+	v := hc.Env.Get(barrierVar)
+	if !v.IsSet() || v.String() == "" {
+		return
+	}
+	key := v.String() + "/" + hc.Env.Get(sessionVar).String()
 	s.jobMu.Lock()
-	b := s.barriers[name]
-	delete(s.barriers, name)
+	b := s.barriers[v.String()]
+	arrived := s.arrived[key]
+	s.arrived[key] = true
 	s.jobMu.Unlock()
-	if b == nil {
+	if b == nil || arrived {
 		return
 	}
 	b.mu.Lock()

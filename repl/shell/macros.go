@@ -24,9 +24,12 @@ func macroCommand(m *lab.Macro) labCommand {
 	return func(s *Shell, ctx context.Context, hc interp.HandlerContext, args []string) error {
 		err := m.Run(ctx, &macroEnv{s: s, hc: hc, session: sessionOf(ctx, hc)}, args[1:])
 		var usage *lab.UsageError
-		if errors.As(err, &usage) {
+		switch {
+		case errors.As(err, &usage):
 			fmt.Fprintln(hc.Stderr, "locklab:", usage)
 			return interp.ExitStatus(2)
+		case errors.Is(err, lab.ErrReply):
+			return interp.ExitStatus(1)
 		}
 		return err
 	}
@@ -60,8 +63,6 @@ func (e *macroEnv) Seats(slot string, n int64) {
 }
 
 func (e *macroEnv) Sleep(ctx context.Context, d time.Duration) error { return sleepCtx(ctx, d) }
-
-func (e *macroEnv) Loaded(script string) bool { return e.SHA(script) != "" }
 
 func (e *macroEnv) SHA(script string) string {
 	e.s.mu.Lock()

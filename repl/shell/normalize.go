@@ -15,12 +15,16 @@ var promptPrefix = regexp.MustCompile(
 // that starts a command. Lines continuing an open quote or a trailing `\`
 // are left alone: inside a Lua script "$ " is data.
 func Normalize(src string) string {
-	lines := strings.SplitAfter(src, "\n")
-	var b strings.Builder
-	for _, line := range lines {
-		if !Incomplete(b.String()) {
+	if !strings.Contains(src, "$ ") && !strings.Contains(src, "> ") {
+		return src // no prompt anywhere: nothing to do
+	}
+	var b, entry strings.Builder // entry: the lines of the current entry
+	for _, line := range strings.SplitAfter(src, "\n") {
+		if !Incomplete(entry.String()) {
+			entry.Reset()
 			line = promptPrefix.ReplaceAllString(line, "")
 		}
+		entry.WriteString(line)
 		b.WriteString(line)
 	}
 	return b.String()

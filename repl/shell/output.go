@@ -160,11 +160,14 @@ func (w *lineWriter) Read([]byte) (int, error) { return 0, io.EOF }
 // sessionFile parses /dev/locklab/NAME[/err].
 func sessionFile(path string) (name string, stderr, ok bool) {
 	rest, found := strings.CutPrefix(path, sessionDevice)
-	if !found || rest == "" {
+	if !found {
 		return "", false, false
 	}
 	name, stderr = strings.CutSuffix(rest, "/err")
-	return name, stderr, name != ""
+	if name == "" || name == "/err" {
+		name = "job" // `book $w &` with $w empty
+	}
+	return name, stderr, true
 }
 
 // writers are the line writers of each session, made on first use.

@@ -32,23 +32,36 @@ func (s *Shell) redis(ctx context.Context, hc interp.HandlerContext, args []stri
 // printed either way. The error is an exit status for a connection that
 // failed (already reported), or ctx's.
 func (s *Shell) send(ctx context.Context, hc interp.HandlerContext, name string, args []string, print bool) (resp.Reply, error) {
-	s.atStart(name)
+	s.atStart(hc)
 	s.sending(name, args)
 	e, err := s.cfg.Sessions.Get(name).Do(ctx, args)
 	if err != nil {
 		return e.Reply, s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
 	}
-	w := s.stdoutFor(hc, name)
-	if print {
-		s.noteReply(name, e.Reply)
-		tty := s.ttyFor(w, s.cfg.Flags.Output)
-		s.printReply(hc, w, args, e.Reply, tty, s.cfg.Flags.ExitOnError)
+	mode := s.cfg.Flags.Output
+	if !print {
+		mode = quiet
+	}
+	s.deliver(hc, s.stdoutFor(hc, name), e, mode, s.cfg.Flags.ExitOnError)
+	return e.Reply, nil
+}
+
+// quiet is an output mode for replies that are not printed (a macro's).
+const quiet cliflags.Output = -1
+
+// deliver is what every reply goes through, however it was sent: it is
+// remembered (expect reply), printed as redis-cli would in mode (with the
+// timing of a slow command at the prompt), and annotated.
+func (s *Shell) deliver(hc interp.HandlerContext, w io.Writer, e session.Event, mode cliflags.Output, exitOnError bool) {
+	if mode != quiet {
+		s.noteReply(e.Session, e.Reply)
+		tty := s.ttyFor(w, mode)
+		s.printReply(hc, w, e.Args, e.Reply, tty, exitOnError)
 		if took := e.End.Sub(e.Start); tty && s.cfg.Interactive && took >= slowCommand {
 			fmt.Fprintf(w, "(%.2fs)\n", took.Seconds())
 		}
 	}
 	s.annotate(w, e)
-	return e.Reply, nil
 }
 
 // printReply writes one reply as redis-cli would: its TTY format, or the
@@ -116,8 +129,10 @@ func (s *Shell) connFailed(ctx context.Context, hc interp.HandlerContext, t sess
 		return ctx.Err()
 	}
 	fmt.Fprintln(hc.Stderr, session.Describe(err, t))
-	if session.IsServerError(err) {
+	if session.IsAuthError(err) {
 		fmt.Fprintln(hc.Stderr, "hint: check the credentials (-a/--pass, --user, REDISCLI_AUTH, or the -u URL); the next command tries again.")
+	}
+	if session.IsServerError(err) {
 		return interp.ExitStatus(1)
 	}
 	if t.Embedded {

@@ -50,8 +50,7 @@ func (s *Shell) redisCLI(ctx context.Context, hc interp.HandlerContext, args []s
 func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o *cliflags.Options, t session.Target, args []string) error {
 	name := sessionOf(ctx, hc)
 	w := s.stdoutFor(hc, name)
-	tty := s.ttyFor(w, o.Output)
-	s.atStart(name)
+	s.atStart(hc)
 	var status error
 	for i := range max(o.Repeat, 1) {
 		if i > 0 && o.Interval > 0 {
@@ -64,9 +63,7 @@ func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o 
 		if err != nil {
 			return s.connFailed(ctx, hc, t, err)
 		}
-		s.noteReply(name, e.Reply)
-		s.printReply(hc, w, args, e.Reply, tty, o.ExitOnError)
-		s.annotate(w, e)
+		s.deliver(hc, w, e, o.Output, o.ExitOnError)
 		status = s.replyStatus(hc, args, e.Reply, o.ExitOnError)
 	}
 	return status

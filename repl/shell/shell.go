@@ -44,8 +44,10 @@ type Shell struct {
 	errOut  *lineWriter
 	runner  *interp.Runner
 
-	jobMu    sync.Mutex
-	barriers map[string]*barrier // session -> the start barrier it waits at
+	jobMu       sync.Mutex
+	barriers    map[string]*barrier // id -> a group's start barrier
+	arrived     map[string]bool     // barrier id/session -> that job has passed it
+	nextBarrier int
 
 	mu         sync.Mutex
 	redisErrs  int               // Redis error replies seen, for -e
@@ -70,7 +72,7 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.Width == nil {
 		cfg.Width = func() int { return 80 }
 	}
-	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color), barriers: map[string]*barrier{}, scripts: map[string]string{}, replies: map[string]string{}}
+	s := &Shell{cfg: cfg, output: newOutput(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color), barriers: map[string]*barrier{}, arrived: map[string]bool{}, scripts: map[string]string{}, replies: map[string]string{}}
 	s.writers.out = s.output
 	s.out, s.errOut = s.writers.get(session.Main)
 	r, err := s.newRunner(s.out, s.errOut, session.Main)
@@ -115,7 +117,7 @@ func (s *Shell) RunEntryAt(ctx context.Context, src string, line int) error {
 	if err == nil {
 		jobs := s.nameJobs(f)
 		s.beginRun(len(jobs) > 0, jobs)
-		err = s.runner.Run(ctx, f)
+		err = s.runner.Run(context.WithValue(ctx, lineKey{}, line), f)
 		s.writers.flush()
 		if len(jobs) > 0 && ctx.Err() == nil {
 			s.Verdict(ctx)
@@ -184,12 +186,12 @@ func (s *Shell) RunFile(ctx context.Context, name string, src []byte, args []str
 	if ctx.Err() == nil {
 		s.Verdict(ctx)
 	}
-	return s.expectOutcome(name, err)
+	return s.Finish(name, err)
 }
 
-// expectOutcome ends a script run: when expectations failed, a summary
+// Finish ends a script run: when expectations failed, a summary
 // and status 1 (unless the script exited with a status of its own).
-func (s *Shell) expectOutcome(name string, err error) error {
+func (s *Shell) Finish(name string, err error) error {
 	s.mu.Lock()
 	expects, failed := s.expects, s.failed
 	s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ func (s *Shell) record(e session.Event, notes []check.Note) {
 	if e.Err != nil {
 		reply = "(no reply: " + e.Err.Error() + ")"
 	}
-	s.events = append(s.events, timeline.Event{Session: e.Session, Args: e.Args, Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End})
+	s.events = append(s.events, timeline.Event{Session: e.Session, Args: session.Redact(e.Args), Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End})
 	for _, n := range notes {
 		s.notes = append(s.notes, timeline.TimedNote{Note: n, At: e.End})
 	}
@@ -100,6 +101,10 @@ func (s *Shell) timelineWord(ctx context.Context, hc interp.HandlerContext, args
 func (s *Shell) exportWord(ctx context.Context, hc interp.HandlerContext, format, file string) error {
 	if name, _ := ctx.Value(fileKey{}).(string); name != "" || !s.cfg.Interactive {
 		fmt.Fprintf(hc.Stderr, "locklab: timeline --%s: scripts write no files; run `locklab --%s %s SCRIPT` instead\n", format, format, file)
+		return interp.ExitStatus(1)
+	}
+	if ext := map[string]string{"mermaid": ".mmd", "svg": ".svg"}[format]; filepath.Ext(file) != ext {
+		fmt.Fprintf(hc.Stderr, "locklab: timeline --%s: the file must end in %s\n", format, ext)
 		return interp.ExitStatus(1)
 	}
 	if err := s.ExportTimeline(ctx, format, file); err != nil {
