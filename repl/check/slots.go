@@ -119,7 +119,11 @@ func (a *Annotator) slotVerdict(s *slot, length int64) []Finding {
 	for _, f := range s.overs {
 		out = append(out, *f)
 	}
-	if len(out) == 0 {
+	switch {
+	case len(out) > 0:
+	case length < 0:
+		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: fmt.Sprintf("%s: bookings unknown (its length could not be read); %d seat(s)", s.key, s.seats)})
+	default:
 		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: fmt.Sprintf("%s: %d booking(s) for %d seat(s)", s.key, length, s.seats)})
 	}
 	return out

@@ -113,12 +113,15 @@ func (s *Shell) slotLengths(ctx context.Context, slots []string) map[string]int6
 	if len(slots) == 0 {
 		return out
 	}
-	conn := session.NewConn(s.cfg.Sessions.Target, "")
+	conn := s.cfg.Sessions.Get(session.Main).Untraced()
 	defer conn.Close()
 	for _, k := range slots {
-		if r, err := conn.Do(ctx, []string{"LLEN", k}); err == nil && r.Kind == resp.Int {
-			out[k] = r.Int
+		r, err := conn.Do(ctx, []string{"LLEN", k})
+		if err != nil || r.Kind != resp.Int {
+			out[k] = -1 // unknown: the verdict says so rather than guess 0
+			continue
 		}
+		out[k] = r.Int
 	}
 	return out
 }

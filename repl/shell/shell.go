@@ -119,7 +119,7 @@ func (s *Shell) RunEntryAt(ctx context.Context, src string, line int) error {
 		s.beginRun(len(jobs) > 0, jobs)
 		err = s.runner.Run(context.WithValue(ctx, lineKey{}, line), f)
 		s.writers.flush()
-		if len(jobs) > 0 && ctx.Err() == nil {
+		if len(jobs) > 0 && endsInWait(f) && ctx.Err() == nil { // jobs still running: no verdict yet
 			s.Verdict(ctx)
 		}
 	}
@@ -182,6 +182,9 @@ func (s *Shell) RunFile(ctx context.Context, name string, src []byte, args []str
 	}
 	s.beginRun(true, s.nameJobs(f))
 	err = r.Run(context.WithValue(ctx, fileKey{}, name), f)
+	if ctx.Err() == nil && !r.Exited() {
+		r.Run(ctx, waitStmt) // a script's jobs finish before its verdict, as if it ended in wait
+	}
 	s.writers.flush()
 	if ctx.Err() == nil {
 		s.Verdict(ctx)
@@ -210,6 +213,19 @@ func (s *Shell) Finish(name string, err error) error {
 		s.writers.flush()
 	}
 	return err
+}
+
+// waitStmt is `wait`, run at the end of a script.
+var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{litWord("wait")}}
+
+// endsInWait reports whether an entry's last command is `wait`: its jobs
+// are done when it returns.
+func endsInWait(f *syntax.File) bool {
+	if len(f.Stmts) == 0 {
+		return false
+	}
+	call, ok := f.Stmts[len(f.Stmts)-1].Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) == 1 && call.Args[0].Lit() == "wait"
 }
 
 // beginRun starts a new run when fresh is set (a new annotator, times from
