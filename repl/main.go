@@ -121,6 +121,7 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
 		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter, Color: in.opts.color,
+		Trace: interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width: func() int { return terminalWidth(in.stdout) },
 	})
 }

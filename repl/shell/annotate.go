@@ -44,6 +44,9 @@ func (s *Shell) note(level check.Level, text string) string {
 // lab's own output (never into a $(...) capture or a redirection, whose
 // reader expects redis-cli's bytes only).
 func (s *Shell) annotate(w io.Writer, e session.Event) {
+	if !s.cfg.Notes && !s.cfg.Trace {
+		return // locklab as redis-cli (piped input, one command): nothing to keep
+	}
 	s.annMu.Lock()
 	notes := s.ann.Observe(e.Check())
 	s.record(e, notes)

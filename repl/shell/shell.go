@@ -28,6 +28,7 @@ type Config struct {
 	TTY         bool       // Stdout is a terminal: replies to it use redis-cli's TTY format
 	Interactive bool       // a person is typing: slow commands print redis-cli's (N.NNs)
 	Notes       bool       // annotate replies and print verdicts (off for redis-cli-style use)
+	Trace       bool       // keep the run's events for its timeline even without notes
 	Gutter      bool       // prefix lines with session and time when several sessions run
 	Color       bool       // colour notes and gutters
 	Width       func() int // the terminal's width, for the timeline (nil: 80)
