@@ -10,12 +10,16 @@ import (
 type holding struct {
 	session, token    string
 	acquired, expires time.Time
-	released          bool      // its holder released it (or tried to)
-	releasedAt        time.Time // ... when
-	deletedBy         string    // another session deleted it (a wrong-owner DEL)
-	deletedAt         time.Time
-	lostNoted         bool     // "expired while still working" already said
-	successor         *holding // the acquisition that followed while this one was still working
+	// notBefore is the earliest the server can have expired it: its TTL
+	// counted from when the command was sent (expires counts from the
+	// reply). Events of concurrent sessions may be read out of order.
+	notBefore  time.Time
+	released   bool      // its holder released it (or tried to)
+	releasedAt time.Time // ... when
+	deletedBy  string    // another session deleted it (a wrong-owner DEL)
+	deletedAt  time.Time
+	lostNoted  bool     // "expired while still working" already said
+	successor  *holding // the acquisition that followed while this one was still working
 }
 
 // release marks h released by its holder at t.
@@ -141,7 +145,7 @@ func (a *Annotator) onSet(e Event) []Note {
 		ttl = st.PTTL
 	}
 	if ttl > 0 {
-		h.expires = e.End.Add(ttl)
+		h.expires, h.notBefore = e.End.Add(ttl), e.Start.Add(ttl)
 	}
 	l.current, l.bySession[e.Session] = h, h
 	for s, w := range l.waitingFor {
@@ -208,6 +212,11 @@ func acquired(e Event) answer {
 func (a *Annotator) supersede(e Event, l *lock) []Note {
 	prev := l.current
 	if prev == nil || prev.released {
+		return nil
+	}
+	if !prev.notBefore.IsZero() && e.End.Before(prev.notBefore) {
+		// The server granted the lock before prev's TTL could have run out:
+		// prev released it, and that event is still on its way to us.
 		return nil
 	}
 	if prev.session == e.Session {

@@ -26,11 +26,15 @@ func (a *Annotator) onEval(e Event) []Note {
 	for _, key := range keys {
 		before, ok1 := e.before(key)
 		after, ok2 := e.after(key)
-		if !ok1 || !ok2 {
+		l := a.locks[key]
+		if !ok1 || !ok2 || l == nil {
+			continue // not a lock of this run (a script's other keys, say)
+		}
+		kept := before.Exists && after.Exists && after.Value == before.Value
+		if kept && after.PTTL > before.PTTL {
+			notes = append(notes, a.extended(e, l, before, after))
 			continue
 		}
-		l := a.lockFor(key)
-		kept := before.Exists && after.Exists && after.Value == before.Value
 		if kept {
 			notes = append(notes, a.kept(e, l, before, token)...)
 			continue
@@ -130,4 +134,13 @@ func (a *Annotator) overlapAt(e Event, l *lock, mine *holding) []Note {
 	text := fmt.Sprintf("OVERLAP: %s and %s both believed they held %s from %s to %s", mine.session, mine.successor.session, l.key, a.at(mine.successor.acquired), a.at(end))
 	a.findings = append(a.findings, Finding{Kind: Overlap, Key: l.key, Text: text})
 	return append(notes, Note{e.Session, Bad, text})
+}
+
+// extended is a script that gave the lock more time (a watchdog's
+// compare-and-PEXPIRE): its holder's lock now lives longer.
+func (a *Annotator) extended(e Event, l *lock, before, after KeyState) Note {
+	if h := l.current; h != nil && h.token == after.Value {
+		h.expires, h.notBefore = e.End.Add(after.PTTL), e.Start.Add(after.PTTL)
+	}
+	return Note{e.Session, Good, fmt.Sprintf("lock extended: %s now expires in %s (it had %s left)", a.whoseLock(after.Value), secs(after.PTTL), secs(before.PTTL))}
 }

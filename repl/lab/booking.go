@@ -24,7 +24,7 @@ func init() {
 			Summary: "check-then-act with no lock: LLEN, work, RPUSH (the double-booking bug)",
 			Run:     book},
 		Macro{Name: "book-locked", Bidder: true,
-			Usage:   "book-locked BIDDER TOKEN [--lock KEY] [--ttl DUR] [--work DUR] [--wait DUR] [--release get-del|eval|blind] [--slot KEY] [--seats N]",
+			Usage:   "book-locked BIDDER TOKEN [--lock KEY] [--ttl DUR] [--work DUR] [--wait DUR] [--watchdog] [--release get-del|eval|blind] [--slot KEY] [--seats N]",
 			Summary: "SET lock TOKEN NX PX ttl, the same booking, then release (the fix; --wait retries the SET)",
 			Run:     bookLocked},
 	)
@@ -35,6 +35,8 @@ type booking struct {
 	slot  *string
 	seats *int64
 	work  *time.Duration
+	// sleep spends the work; a watchdog keeps the lock alive meanwhile.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 func bookingFlags(f *flags) booking {
@@ -57,7 +59,11 @@ func (b booking) book(ctx context.Context, env Env, session, bidder string) erro
 		return nil
 	}
 	env.Say(session, "%s: checked %s: count=%d of %d seat(s), room left; booking after %s of work", bidder, *b.slot, count.Int, *b.seats, b.work.String())
-	if err := env.Sleep(ctx, *b.work); err != nil {
+	sleep := env.Sleep
+	if b.sleep != nil {
+		sleep = b.sleep
+	}
+	if err := sleep(ctx, *b.work); err != nil {
 		return err
 	}
 	pushed, err := env.Query(ctx, session, "RPUSH", *b.slot, bidder)
@@ -104,6 +110,7 @@ func bookLocked(ctx context.Context, env Env, args []string) error {
 	ttl := f.duration("ttl", defaultTTL, "the lock's TTL")
 	wait := f.duration("wait", 0, "keep trying to acquire for this long (0: give up at once)")
 	release := f.fs.String("release", "get-del", "get-del, eval or blind")
+	watchdog := f.fs.Bool("watchdog", false, "extend the lock (compare-and-PEXPIRE) every TTL/3 while working")
 	pos, err := f.parse(args, 2)
 	if err != nil {
 		return err
@@ -122,6 +129,11 @@ func bookLocked(ctx context.Context, env Env, args []string) error {
 			env.Say(session, "%s: could not acquire lock, rejected immediately", bidder)
 		}
 		return err
+	}
+	if *watchdog {
+		b.sleep = func(ctx context.Context, d time.Duration) error {
+			return keepAlive(ctx, env, session, *lock, token, *ttl, d)
+		}
 	}
 	if err := b.book(ctx, env, session, bidder); err != nil {
 		return err
@@ -168,4 +180,23 @@ func releaseLock(ctx context.Context, env Env, session, how, lock, token string)
 	}
 	_, err = env.Query(ctx, session, "DEL", lock)
 	return err
+}
+
+// keepAlive works for d while extending the lock to ttl every ttl/3, as a
+// lock library's watchdog does; it stops extending once the lock is not
+// ours any more.
+func keepAlive(ctx context.Context, env Env, session, lock, token string, ttl, d time.Duration) error {
+	step := max(ttl/3, time.Millisecond)
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		if err := env.Sleep(ctx, min(step, time.Until(end))); err != nil {
+			return err
+		}
+		if time.Now().Before(end) {
+			r, err := extend(ctx, env, session, lock, token, ttl, false)
+			if err != nil || (r.Kind == resp.Int && r.Int == 0) {
+				return err // lost: working on without it is the bug the notes show
+			}
+		}
+	}
+	return nil
 }

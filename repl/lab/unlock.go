@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,24 +93,29 @@ func evalReleaseMacro(ctx context.Context, env Env, args []string) error {
 	return err
 }
 
-// evalRelease runs the compare-and-delete as EVALSHA of the script,
-// loaded with SCRIPT LOAD the first time (and again if the server answers
-// NOSCRIPT: it was restarted or flushed). print says whether its reply is
-// shown.
+// evalRelease runs the compare-and-delete (see evalScript).
 func evalRelease(ctx context.Context, env Env, session, key, token string, print bool) (resp.Reply, error) {
+	return evalScript(ctx, env, session, releaseScript, []string{key}, []string{token}, print)
+}
+
+// evalScript runs script as EVALSHA, loading it with SCRIPT LOAD the first
+// time (and again if the server answers NOSCRIPT: it was restarted or
+// flushed). print says whether its reply is shown.
+func evalScript(ctx context.Context, env Env, session, script string, keys, argv []string, print bool) (resp.Reply, error) {
 	send := env.Query
 	if print {
 		send = env.Run
 	}
 	for attempt := 0; ; attempt++ {
-		if attempt > 0 || env.SHA(releaseScript) == "" {
-			sha, err := env.Query(ctx, session, "SCRIPT", "LOAD", releaseScript)
+		if attempt > 0 || env.SHA(script) == "" {
+			sha, err := env.Query(ctx, session, "SCRIPT", "LOAD", script)
 			if err != nil || sha.Kind != resp.Bulk {
 				return sha, err
 			}
-			env.SetLoaded(releaseScript, sha.Str)
+			env.SetLoaded(script, sha.Str)
 		}
-		r, err := send(ctx, session, "EVALSHA", env.SHA(releaseScript), "1", key, token)
+		args := append([]string{"EVALSHA", env.SHA(script), strconv.Itoa(len(keys))}, keys...)
+		r, err := send(ctx, session, append(args, argv...)...)
 		if err != nil || attempt > 0 || !r.IsError() || !strings.HasPrefix(r.Str, "NOSCRIPT") {
 			return r, err
 		}

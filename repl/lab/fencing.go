@@ -1,0 +1,129 @@
+package lab
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// extendScript is compare-and-PEXPIRE: extend the lock only if it is still
+// ours (the watchdog of lock libraries).
+const extendScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end"
+
+// fencedWriteScript books only with a fencing token no older than the
+// newest the slot has seen: KEYS[1] the slot, KEYS[2] the newest token
+// seen; ARGV[1] the token, ARGV[2] the bidder, ARGV[3] the seats. It
+// answers -1 for a stale token, 0 for a full slot, 1 for a booking.
+const fencedWriteScript = `local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+local token = tonumber(ARGV[1])
+if token < last then return -1 end
+if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('SET', KEYS[2], token)
+redis.call('RPUSH', KEYS[1], ARGV[2])
+return 1`
+
+func init() {
+	Macros = append(Macros,
+		Macro{Name: "extend",
+			Usage:   "extend KEY TOKEN TTL",
+			Summary: "compare-and-PEXPIRE: give the lock TTL more time, only if TOKEN still holds it (1 extended, 0 not yours)",
+			Run:     extendMacro},
+		Macro{Name: "fenced-book", Bidder: true,
+			Usage:   "fenced-book BIDDER [--lock KEY] [--ttl DUR] [--work DUR] [--pause DUR] [--wait DUR] [--slot KEY] [--seats N]",
+			Summary: "a booking guarded by a fencing token (INCR): the slot refuses a token older than the newest it has seen",
+			Run:     fencedBook},
+	)
+}
+
+func extendMacro(ctx context.Context, env Env, args []string) error {
+	f := newFlags(Find("extend"))
+	pos, err := f.parse(args, 3)
+	if err != nil {
+		return err
+	}
+	var ttl time.Duration
+	if err := (duration{&ttl}).Set(pos[2]); err != nil || ttl < time.Millisecond {
+		return &UsageError{Usage: f.usage, Problem: "extend: TTL is a duration of at least 1ms, e.g. 2000 or 2s"}
+	}
+	_, err = extend(ctx, env, env.Session(), pos[0], pos[1], ttl, true)
+	return err
+}
+
+func extend(ctx context.Context, env Env, session, key, token string, ttl time.Duration, print bool) (resp.Reply, error) {
+	return evalScript(ctx, env, session, extendScript, []string{key}, []string{token, millis(ttl)}, print)
+}
+
+// fencedBook takes the lock, gets a fencing token from INCR KEY:fence,
+// works (pausing like a stop-the-world GC if asked), then writes through
+// the slot's fencing check and releases with compare-and-delete.
+func fencedBook(ctx context.Context, env Env, args []string) error {
+	f := newFlags(Find("fenced-book"))
+	lock := f.fs.String("lock", defaultLock, "the lock key")
+	slot := f.fs.String("slot", defaultSlot, "the slot's list")
+	seats := f.fs.Int64("seats", defaultSeats, "how many bookings the slot takes")
+	ttl := f.duration("ttl", defaultTTL, "the lock's TTL")
+	work := f.duration("work", defaultWork, "time between taking the lock and writing")
+	pause := f.duration("pause", 0, "a stop-the-world pause in the middle of the work")
+	wait := f.duration("wait", 0, "keep trying to acquire for this long")
+	pos, err := f.parse(args, 1)
+	if err != nil {
+		return err
+	}
+	bidder := pos[0]
+	session := bidderSession(env, bidder)
+	env.Seats(*slot, *seats)
+	got, err := acquire(ctx, env, session, *lock, bidder+"-token", *ttl, *wait)
+	if err != nil || !got {
+		if err == nil {
+			env.Say(session, "%s: could not acquire lock, rejected immediately", bidder)
+		}
+		return err
+	}
+	fence, err := env.Query(ctx, session, "INCR", *lock+":fence")
+	if err := failed(env, session, bidder, fence, err); err != nil {
+		return err
+	}
+	env.Say(session, "%s: holds %s with fencing token %d", bidder, *lock, fence.Int)
+	if err := pauseWork(ctx, env, session, bidder, *work, *pause); err != nil {
+		return err
+	}
+	if err := fencedWrite(ctx, env, session, bidder, *slot, *lock, fence.Int, *seats); err != nil {
+		return err
+	}
+	_, err = evalRelease(ctx, env, session, *lock, bidder+"-token", false)
+	return err
+}
+
+func pauseWork(ctx context.Context, env Env, session, bidder string, work, pause time.Duration) error {
+	if err := env.Sleep(ctx, work/2); err != nil {
+		return err
+	}
+	if pause > 0 {
+		env.Say(session, "%s: paused for %s (a stop-the-world GC pause)", bidder, pause)
+		if err := env.Sleep(ctx, pause); err != nil {
+			return err
+		}
+	}
+	return env.Sleep(ctx, work-work/2)
+}
+
+func fencedWrite(ctx context.Context, env Env, session, bidder, slot, lock string, token, seats int64) error {
+	keys := []string{slot, lock + ":fence:last"}
+	r, err := evalScript(ctx, env, session, fencedWriteScript, keys, []string{itoa(token), bidder, itoa(seats)}, false)
+	if err := failed(env, session, bidder, r, err); err != nil {
+		return err
+	}
+	switch r.Int {
+	case 1:
+		env.Say(session, "%s: booked with fencing token %d", bidder, token)
+	case 0:
+		env.Say(session, "%s: rejected: %s is full", bidder, slot)
+	default:
+		env.Say(session, "%s: write refused: fencing token %d is older than one the slot has already seen (a newer holder wrote first)", bidder, token)
+	}
+	return nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
