@@ -18,7 +18,7 @@ const labRuns = 20
 var labScripts = []string{
 	"double-booking.lab", "locked-booking.lab", "blind-unlock.lab",
 	"eval-release.lab", "locks-break.lab", "locks-fix.lab",
-	"ttl-overlap.lab", "watchdog.lab", "fencing.lab",
+	"ttl-overlap.lab", "watchdog.lab", "fencing.lab", "load.lab",
 }
 
 // TestLabScripts runs every script in scripts/ labRuns times on the

@@ -36,6 +36,8 @@ var labWords = []labWord{
 		summary: "check the run (a self-checking .lab script); help expect for the grammar", run: (*Shell).expect},
 	{name: "timeline", usage: "timeline [--width N] [--compact] [--mermaid FILE] [--svg FILE]",
 		summary: "draw the last run: a lane per session, time flowing down, a bar per lock", run: (*Shell).timelineWord},
+	{name: "load", usage: loadUsage,
+		summary: "stress the lock: N workers x M acquire/work/release cycles, counted from the server's answers (--json, --modes)", run: (*Shell).loadWord},
 	{name: "verdict", usage: "verdict", summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear", run: (*Shell).verdictWord},
 	{name: "@NAME", usage: "@NAME COMMAND ...", summary: "run COMMAND in session NAME, on its own connection"},
 }

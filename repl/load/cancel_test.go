@@ -1,0 +1,199 @@
+package load
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// TestCancel stops runs in the middle of work, of a pause and of the
+// acquisition retries: Run must return within 100ms (asserted with room
+// for a loaded machine), with Interrupted, consistent counts, and the
+// server left clean: nobody inside, no lock.
+func TestCancel(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  Config
+	}{
+		{"fix-mid-work", Config{Workers: 8, Iterations: 100, Mode: ModeFix, TTL: 200 * time.Millisecond, Work: 300 * time.Millisecond}},
+		{"extend-mid-pause", Config{Workers: 8, Iterations: 100, Mode: ModeExtend, TTL: 100 * time.Millisecond, Work: 200 * time.Millisecond, Pause: 10 * time.Second, PauseEvery: 1}},
+		{"fenced-no-work", Config{Workers: 50, Iterations: 100000, Mode: ModeFenced, TTL: time.Second}},
+		{"break-jitter", Config{Workers: 8, Iterations: 100, Mode: ModeBreak, TTL: 50 * time.Millisecond, Work: 60 * time.Millisecond, Jitter: 40 * time.Millisecond}},
+	}
+	for kind, addr := range redistest.Servers(t) {
+		for _, c := range cases {
+			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				cfg := c.cfg
+				cfg.Key = "lock:cancel:" + c.name
+				ctx, cancel := context.WithCancel(context.Background())
+				var cancelled atomic.Int64
+				time.AfterFunc(250*time.Millisecond, func() {
+					cancelled.Store(time.Now().UnixNano())
+					cancel()
+				})
+				s, err := Run(ctx, dialer(addr), cfg, nil)
+				latency := time.Since(time.Unix(0, cancelled.Load()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("returned %v after the cancel; %d sections", latency.Round(10*time.Microsecond), s.Sections)
+				if latency > 500*time.Millisecond {
+					t.Errorf("Run returned %v after the cancel, want within 100ms", latency)
+				}
+				if !s.Interrupted || s.Sections == 0 || s.Sections >= int64(cfg.Workers*cfg.Iterations) {
+					t.Errorf("interrupted %v after %d sections: want a stopped run that did something", s.Interrupted, s.Sections)
+				}
+				checkConsistent(t, s, cfg)
+				if !strings.Contains(s.Table(), "interrupted") {
+					t.Error("the table must say the run was interrupted")
+				}
+				checkClean(t, addr, cfg.Key)
+			})
+		}
+	}
+}
+
+// checkClean checks that nobody is inside and nobody holds the lock.
+func checkClean(t *testing.T, addr, key string) {
+	t.Helper()
+	c := dialer(addr)(0)
+	defer c.Close()
+	ctx := context.Background()
+	inside, err := readInt(ctx, c, key+":inside")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := c.Do(ctx, []string{"GET", key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inside != 0 || lock.Kind != resp.Nil {
+		t.Errorf("after the run: %s:inside = %d, %s = %v; want 0 and no lock", key, inside, key, lock)
+	}
+}
+
+// fakeConn answers the preparation like a server, acquires every lock,
+// and then hangs on the command named hang until its ctx is done, or
+// answers it with an error reply.
+type fakeConn struct {
+	hang  string
+	error string // when set, the error reply for hang instead of hanging
+}
+
+func (f *fakeConn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	switch strings.ToUpper(args[0]) {
+	case f.hang:
+		if f.error != "" {
+			return resp.Reply{Kind: resp.Error, Str: f.error}, nil
+		}
+		<-ctx.Done()
+		return resp.Reply{}, ctx.Err()
+	case "SCRIPT":
+		sum := sha1.Sum([]byte(args[2]))
+		return resp.Reply{Kind: resp.Bulk, Str: hex.EncodeToString(sum[:])}, nil
+	case "SET":
+		return resp.Reply{Kind: resp.Status, Str: "OK"}, nil
+	case "GET":
+		return resp.Reply{Kind: resp.Nil}, nil
+	}
+	return resp.Reply{Kind: resp.Int, Int: 1}, nil
+}
+
+func (f *fakeConn) Close() {}
+
+// TestCancelHungServer: against a server that stops answering, the
+// commands in flight are cut after the grace period.
+func TestCancelHungServer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var cancelled atomic.Int64
+	time.AfterFunc(100*time.Millisecond, func() {
+		cancelled.Store(time.Now().UnixNano())
+		cancel()
+	})
+	dial := func(int) Conn { return &fakeConn{hang: "INCR"} }
+	s, err := Run(ctx, dial, Config{Workers: 3, Iterations: 2, Mode: ModeFix}, nil)
+	latency := time.Since(time.Unix(0, cancelled.Load()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("returned %v after the cancel", latency.Round(10*time.Microsecond))
+	if latency < grace || latency > grace+400*time.Millisecond {
+		t.Errorf("returned %v after the cancel, want about the %v grace", latency, grace)
+	}
+	if !s.Interrupted || s.Acquisitions != 3 || s.Sections != 0 {
+		t.Errorf("want an interrupted run with 3 acquisitions and no section entered, got\n%s", s.Table())
+	}
+}
+
+// TestWorkerError: an error reply stops the whole run, and comes back.
+func TestWorkerError(t *testing.T) {
+	var dials sync.Map
+	dial := func(w int) Conn {
+		dials.Store(w, true)
+		return &fakeConn{hang: "DECR", error: "ERR boom"}
+	}
+	start := time.Now()
+	s, err := Run(context.Background(), dial, Config{Workers: 5, Iterations: 10, Mode: ModeFix, Work: time.Millisecond}, nil)
+	if err == nil || !strings.Contains(err.Error(), "ERR boom") || !strings.Contains(err.Error(), "DECR") {
+		t.Fatalf("want the DECR error, got %v", err)
+	}
+	if s.Interrupted || s.Sections == 0 || s.Sections >= 50 {
+		t.Errorf("want a run stopped early, not interrupted, got\n%s", s.Table())
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the run took %v to stop", d)
+	}
+	for w := 0; w <= 5; w++ {
+		if _, ok := dials.Load(w); !ok {
+			t.Errorf("worker %d was not dialled", w)
+		}
+	}
+}
+
+// flushingConn flushes the server's scripts before its first EVALSHA, so
+// the worker must fall back to EVAL.
+type flushingConn struct {
+	*session.Conn
+	once  sync.Once
+	evals *atomic.Int64
+}
+
+func (f *flushingConn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	switch args[0] {
+	case "EVALSHA":
+		f.once.Do(func() { f.Conn.Do(ctx, []string{"SCRIPT", "FLUSH"}) })
+	case "EVAL":
+		f.evals.Add(1)
+	}
+	return f.Conn.Do(ctx, args)
+}
+
+func TestNoScriptFallback(t *testing.T) {
+	for kind, addr := range redistest.Servers(t) {
+		t.Run(kind, func(t *testing.T) {
+			var evals atomic.Int64
+			base := dialer(addr)
+			dial := func(w int) Conn { return &flushingConn{Conn: base(w).(*session.Conn), evals: &evals} }
+			cfg := Config{Workers: 3, Iterations: 3, Mode: ModeFenced, TTL: time.Second, Key: "lock:noscript"}
+			s, err := Run(context.Background(), dial, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if evals.Load() == 0 {
+				t.Error("no EVAL after NOSCRIPT")
+			}
+			if s.Resource != 9 || s.Expected != 9 || s.Overlaps != 0 {
+				t.Errorf("want 9 clean sections, got\n%s", s.Table())
+			}
+		})
+	}
+}

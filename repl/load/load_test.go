@@ -1,0 +1,140 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/redistest"
+)
+
+// The claims use work longer than the TTL, as the lesson does.
+const (
+	testTTL  = 50 * time.Millisecond
+	testWork = 80 * time.Millisecond
+)
+
+func testConfig(mode string) Config {
+	return Config{Workers: 4, Iterations: 5, Mode: mode, TTL: testTTL, Work: testWork}
+}
+
+func withPause(c Config) Config {
+	c.Pause, c.PauseEvery = 3*testTTL, 2
+	return c
+}
+
+// A claim is one of the expected outcomes.
+type claim struct {
+	name  string
+	cfg   Config
+	check func(t *testing.T, s Stats)
+}
+
+var claims = []claim{
+	{"break/wrong-owner-deletes", testConfig(ModeBreak), func(t *testing.T, s Stats) {
+		if s.WrongOwnerDeletes == 0 {
+			t.Error("break: want wrong-owner deletes > 0")
+		}
+	}},
+	{"fix/no-wrong-owner-but-overlaps", testConfig(ModeFix), func(t *testing.T, s Stats) {
+		if s.WrongOwnerDeletes != 0 || s.Overlaps == 0 {
+			t.Error("fix: want 0 wrong-owner deletes and overlaps > 0")
+		}
+		if s.SkippedReleases == 0 {
+			t.Error("fix: an expired holder must skip its release")
+		}
+	}},
+	{"extend/clean", testConfig(ModeExtend), func(t *testing.T, s Stats) {
+		if s.WrongOwnerDeletes != 0 || s.Overlaps != 0 || s.Resource != s.Expected || s.ExpiredWhileHeld != 0 {
+			t.Error("extend: want no wrong-owner delete, no overlap, no expiry, a correct resource")
+		}
+		if s.Extensions == 0 || s.LostExtensions != 0 {
+			t.Error("extend: the watchdog must extend, and never too late")
+		}
+	}},
+	{"extend-pause/overlaps", withPause(testConfig(ModeExtend)), func(t *testing.T, s Stats) {
+		if s.Overlaps == 0 || s.LostExtensions == 0 {
+			t.Error("extend with a pause 3×TTL: want overlaps > 0 and lost extensions > 0")
+		}
+		if s.WrongOwnerDeletes != 0 {
+			t.Error("extend releases with compare-and-delete: want 0 wrong-owner deletes")
+		}
+	}},
+	{"fenced/correct", testConfig(ModeFenced), func(t *testing.T, s Stats) {
+		if s.WrongOwnerDeletes != 0 || s.Resource != s.Expected {
+			t.Error("fenced: want 0 wrong-owner deletes and resource == expected")
+		}
+		if s.Expected+s.FencedRejected != s.Sections {
+			t.Error("fenced: every section's write is accepted or refused")
+		}
+	}},
+	{"fenced-pause/stale-writes-refused", withPause(testConfig(ModeFenced)), func(t *testing.T, s Stats) {
+		if s.FencedRejected == 0 || s.WrongOwnerDeletes != 0 || s.Resource != s.Expected {
+			t.Error("fenced with a pause: want stale writes refused, 0 wrong-owner deletes, resource == expected")
+		}
+		if s.Expected+s.FencedRejected != s.Sections {
+			t.Error("fenced: every section's write is accepted or refused")
+		}
+	}},
+}
+
+// TestClaims checks each expected outcome in 5 runs on each kind of server.
+func TestClaims(t *testing.T) {
+	servers := redistest.Servers(t)
+	for _, c := range claims {
+		t.Run(c.name, func(t *testing.T) {
+			for kind, addr := range servers {
+				for run := 1; run <= 5; run++ {
+					t.Run(fmt.Sprintf("%s/%d", kind, run), func(t *testing.T) {
+						t.Parallel()
+						cfg := c.cfg
+						cfg.Key = fmt.Sprintf("lock:test:%s:%d", strings.ReplaceAll(c.name, "/", ":"), run)
+						s, err := Run(context.Background(), dialer(addr), cfg, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkConsistent(t, s, cfg)
+						if s.Sections != int64(cfg.Workers*cfg.Iterations) || s.Interrupted {
+							t.Errorf("%d sections, interrupted %v; want all %d", s.Sections, s.Interrupted, cfg.Workers*cfg.Iterations)
+						}
+						c.check(t, s)
+						if t.Failed() {
+							t.Log("\n" + s.Table())
+						}
+					})
+				}
+			}
+		})
+	}
+}
+
+// checkConsistent checks what holds in every run, finished or stopped.
+func checkConsistent(t *testing.T, s Stats, cfg Config) {
+	t.Helper()
+	if s.Mode != cfg.Mode || s.Workers != cfg.Workers || s.Iterations != cfg.Iterations {
+		t.Errorf("stats say %s %d×%d, config %s %d×%d", s.Mode, s.Workers, s.Iterations, cfg.Mode, cfg.Workers, cfg.Iterations)
+	}
+	if s.Sections != s.Acquisitions {
+		t.Errorf("%d sections, %d acquisitions: want equal", s.Sections, s.Acquisitions)
+	}
+	if s.Resource > s.Expected {
+		t.Errorf("resource %d above the %d confirmed writes", s.Resource, s.Expected)
+	}
+	if cfg.Mode != ModeFenced && s.Expected != s.Sections {
+		t.Errorf("expected %d, sections %d: every section writes", s.Expected, s.Sections)
+	}
+	if s.Overlaps >= max(s.Sections, 1) {
+		t.Errorf("%d overlaps in %d sections: the first entry cannot overlap", s.Overlaps, s.Sections)
+	}
+	if s.WrongOwnerDeletes > s.ExpiredWhileHeld || s.SkippedReleases > s.ExpiredWhileHeld {
+		t.Errorf("wrong-owner deletes %d and skipped releases %d are expiries (%d)", s.WrongOwnerDeletes, s.SkippedReleases, s.ExpiredWhileHeld)
+	}
+	if cfg.Mode == ModeBreak && s.SkippedReleases != 0 || cfg.Mode != ModeBreak && s.WrongOwnerDeletes != 0 {
+		t.Errorf("%s: wrong-owner deletes %d, skipped releases %d", cfg.Mode, s.WrongOwnerDeletes, s.SkippedReleases)
+	}
+	if cfg.Mode != ModeExtend && s.Extensions+s.LostExtensions != 0 || cfg.Mode != ModeFenced && s.FencedRejected != 0 {
+		t.Errorf("%s: extensions %d/%d, fenced rejections %d", cfg.Mode, s.Extensions, s.LostExtensions, s.FencedRejected)
+	}
+}

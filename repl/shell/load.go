@@ -1,0 +1,94 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/load"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// loadUsage adds the shell's --modes to load's own options.
+const loadUsage = load.Usage + " [--modes break,fix,extend,fenced]"
+
+// loadWord is `load ...`: many workers on one lock, counted from the
+// server's answers. --modes runs several modes one after another and
+// prints one table comparing them.
+func (s *Shell) loadWord(ctx context.Context, hc interp.HandlerContext, args []string) error {
+	modes, rest := splitModes(args[1:])
+	cfg, asJSON, err := load.ParseArgs(rest)
+	if err != nil {
+		fmt.Fprintln(hc.Stderr, "locklab:", err)
+		return interp.ExitStatus(2)
+	}
+	if len(modes) == 0 {
+		modes = []string{cfg.Mode}
+	}
+	var runs []load.Stats
+	for _, mode := range modes {
+		cfg.Mode = mode
+		stats, err := load.Run(ctx, s.loadDialer(), cfg, s.progressWriter(hc, asJSON))
+		runs = append(runs, stats)
+		if err != nil || stats.Interrupted {
+			s.printLoad(hc.Stdout, runs, asJSON)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintln(hc.Stderr, "locklab: load:", err)
+			return interp.ExitStatus(1)
+		}
+	}
+	s.printLoad(hc.Stdout, runs, asJSON)
+	return nil
+}
+
+// splitModes takes --modes A,B,... out of the arguments.
+func splitModes(args []string) ([]string, []string) {
+	for i, a := range args {
+		if a == "--modes" && i+1 < len(args) {
+			return strings.Split(args[i+1], ","), append(append([]string{}, args[:i]...), args[i+2:]...)
+		}
+		if v, ok := strings.CutPrefix(a, "--modes="); ok {
+			return strings.Split(v, ","), append(append([]string{}, args[:i]...), args[i+1:]...)
+		}
+	}
+	return nil, args
+}
+
+// loadDialer gives each worker (and load's control connection, 0) a
+// connection of its own to the lab's server, named on it.
+func (s *Shell) loadDialer() func(int) load.Conn {
+	t := s.cfg.Sessions.Target
+	return func(w int) load.Conn {
+		name := fmt.Sprintf("load-w%d", w)
+		if w == 0 {
+			name = "load-control"
+		}
+		return session.NewConn(t, name)
+	}
+}
+
+// progressWriter is where load's progress bar goes: the terminal only.
+func (s *Shell) progressWriter(hc interp.HandlerContext, asJSON bool) io.Writer {
+	if !s.cfg.TTY || asJSON || !s.cfg.Interactive && hc.Stdout != io.Writer(s.out) {
+		return nil
+	}
+	return s.cfg.Stderr
+}
+
+func (s *Shell) printLoad(w io.Writer, runs []load.Stats, asJSON bool) {
+	switch {
+	case asJSON:
+		for _, r := range runs {
+			fmt.Fprintln(w, r.JSON())
+		}
+	case len(runs) == 1:
+		fmt.Fprint(w, runs[0].Table())
+	default:
+		fmt.Fprint(w, load.Compare(runs))
+	}
+}

@@ -1,0 +1,539 @@
+package topology
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// Canary is the key Up writes on the primary and reads back on the
+// replica to prove the replica is in sync. It stays, so a user can check.
+const Canary = "locklab:canary"
+
+// Server options both servers get before the caller's: an initial sync
+// that starts at once (Redis 7 waits 5 s for more replicas by default) and
+// a replication timeout of an hour, so a blackholed link does not end in
+// a reconnect and a resync.
+var baseOptions = []string{"--repl-diskless-sync-delay", "0", "--repl-timeout", "3600"}
+
+// Topology is a primary and its replica. Started by Up, they are
+// redis-server child processes with Proxy in the replication link (the
+// replica replicates from Proxy.Addr()). Attached with Attach, they are
+// servers someone else runs, and Primary, Replica and Proxy are nil. The
+// names stay across a failover: after CrashPrimary and Promote, the
+// replica is the server to write to.
+type Topology struct {
+	Primary, Replica *server.Process
+	Proxy            *Proxy
+
+	primaryAddr, replicaAddr string
+	primaryPID, replicaPID   int
+	admin                    [2]*session.Conn // primary, replica: INFO and the like
+
+	mu          sync.Mutex
+	lastOffset  int64 // the primary's master_repl_offset, last read
+	crashed     bool
+	crashMethod string
+
+	closeOnce sync.Once
+}
+
+// Up starts a primary, a proxy to it and a replica of the proxy, each
+// server in its own subdirectory of dir, and returns once the replica is
+// in sync (see the package documentation for the barrier). extra are
+// server options for both servers, after locklab's own, e.g.
+// "--repl-timeout", "60". Without redis-server on PATH the error is
+// server.ErrNoRedisServer, which says how to install it.
+func Up(ctx context.Context, dir string, extra ...string) (*Topology, error) {
+	pdir, rdir := filepath.Join(dir, "primary"), filepath.Join(dir, "replica")
+	for _, d := range []string{pdir, rdir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	opts := append(append([]string{}, baseOptions...), extra...)
+	primary, err := startServer(ctx, pdir, opts...)
+	if err != nil {
+		return nil, err
+	}
+	t := &Topology{Primary: primary}
+	if t.Proxy, err = NewProxy(primary.Addr()); err != nil {
+		t.Close()
+		return nil, err
+	}
+	_, port, _ := net.SplitHostPort(t.Proxy.Addr())
+	t.Replica, err = startServer(ctx, rdir, append(opts, "--replicaof", "127.0.0.1", port)...)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	t.connect(primary.Addr(), t.Replica.Addr())
+	for i, pid := range []*int{&t.primaryPID, &t.replicaPID} {
+		in, err := info(ctx, t.admin[i], "server")
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		*pid, _ = strconv.Atoi(in["process_id"])
+	}
+	if err := barrier(ctx, t.primaryAddr, t.replicaAddr); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Attach is a topology of servers locklab does not own (docker compose
+// --profile failover): a primary and a replica that replicates from it,
+// by address. It checks the roles, then runs the same sync barrier as Up.
+// There is no proxy: cut the link with PauseCut. Close stops nothing.
+func Attach(ctx context.Context, primaryAddr, replicaAddr string) (*Topology, error) {
+	t := &Topology{}
+	t.connect(primaryAddr, replicaAddr)
+	for i, want := range []string{"master", "slave"} {
+		in, err := info(ctx, t.admin[i], "replication")
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		if in["role"] != want {
+			t.Close()
+			return nil, fmt.Errorf("%s is role:%s, want role:%s", []string{primaryAddr, replicaAddr}[i], in["role"], want)
+		}
+	}
+	if err := barrier(ctx, primaryAddr, replicaAddr); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Topology) connect(primary, replica string) {
+	t.primaryAddr, t.replicaAddr = primary, replica
+	t.admin[0] = dial(primary, "locklab-topology")
+	t.admin[1] = dial(replica, "locklab-topology")
+}
+
+// PrimaryAddr and ReplicaAddr are the servers' host:port.
+func (t *Topology) PrimaryAddr() string { return t.primaryAddr }
+
+// ReplicaAddr: see PrimaryAddr.
+func (t *Topology) ReplicaAddr() string { return t.replicaAddr }
+
+// startServer is server.StartProcess, checked: the server that answers on
+// the port must be the one started in dir. StartProcess picks a port by
+// binding and releasing it; another server started at the same time can
+// take it, and then ours exits while the other answers. Then it retries.
+func startServer(ctx context.Context, dir string, opts ...string) (*server.Process, error) {
+	var lastErr error
+	for range 5 {
+		p, err := server.StartProcess(ctx, dir, opts...)
+		switch {
+		case errors.Is(err, server.ErrNoRedisServer) || ctx.Err() != nil:
+			return nil, err
+		case err != nil:
+			lastErr = err
+			continue
+		}
+		if lastErr = ours(ctx, p.Addr(), dir); lastErr == nil {
+			return p, nil
+		}
+		p.Close()
+	}
+	return nil, lastErr
+}
+
+// ours checks that the server at addr runs in dir.
+func ours(ctx context.Context, addr, dir string) error {
+	c := dial(addr, "")
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	r, err := c.Do(ctx, []string{"CONFIG", "GET", "dir"})
+	if err != nil {
+		return err
+	}
+	if r.Kind != resp.Array || len(r.Elems) != 2 || !sameDir(r.Elems[1].Str, dir) {
+		return fmt.Errorf("another server answers on %s (CONFIG GET dir: %v)", addr, r)
+	}
+	return nil
+}
+
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// barrier waits until the replica is in sync with the primary: its link is
+// up with no sync in progress, a canary written on one connection is
+// acknowledged by WAIT 1 on that same connection, and reads back on the
+// replica.
+func barrier(ctx context.Context, primary, replica string) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	r := dial(replica, "locklab-barrier")
+	defer r.Close()
+	var last map[string]string
+	for {
+		in, err := info(ctx, r, "replication")
+		if err == nil && in["master_link_status"] == "up" && in["master_sync_in_progress"] == "0" {
+			break
+		}
+		last = in
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the replica did not sync (master_link_status:%s master_sync_in_progress:%s): %w",
+				last["master_link_status"], last["master_sync_in_progress"], ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	value := randomToken()
+	p := dial(primary, "locklab-barrier")
+	defer p.Close()
+	// SET is retried: with min-replicas-to-write, the primary refuses
+	// writes until it has counted the replica.
+	for {
+		err := expect(ctx, p, []string{"SET", Canary, value}, okStatus)
+		if err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sync barrier: %w", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	// The replica has loaded the data; the primary counts it once its
+	// first ACK arrived and the sync's fork was reaped. Under load that
+	// can take more than one WAIT.
+	for {
+		r, err := p.Do(ctx, []string{"WAIT", "1", "1000"})
+		if err != nil {
+			return fmt.Errorf("sync barrier: WAIT 1 1000: %w", err)
+		}
+		if r.Kind == resp.Int && r.Int == 1 {
+			break
+		}
+		if r.Kind != resp.Int {
+			return fmt.Errorf("sync barrier: WAIT 1 1000: %v", r)
+		}
+	}
+	return expect(ctx, r, []string{"GET", Canary}, func(r resp.Reply) bool { return r.Kind == resp.Bulk && r.Str == value })
+}
+
+// CrashPrimary stops the primary without letting it wait for its
+// replica: SHUTDOWN NOSAVE NOW. On a topology Up started, it sends SIGKILL
+// if that was refused, waits until the process is gone, and then closes
+// every connection of the proxy, so nothing it held can reach the replica
+// later. Either way it returns once the replica reports
+// master_link_status:down. Before all that it reads the primary's offset,
+// which Status keeps reporting.
+func (t *Topology) CrashPrimary(ctx context.Context) error {
+	t.mu.Lock()
+	if t.crashed {
+		t.mu.Unlock()
+		return errors.New("the primary has already crashed")
+	}
+	t.mu.Unlock()
+	if in, err := info(ctx, t.admin[0], "replication"); err == nil {
+		t.setOffset(in)
+	}
+	method := "SHUTDOWN NOSAVE NOW"
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	err := ShutdownNow(sctx, t.primaryAddr)
+	cancel()
+	if t.Primary == nil {
+		if err != nil {
+			return err
+		}
+	} else {
+		if err != nil || !gone(t.primaryPID, 5*time.Second) {
+			method = "SIGKILL"
+		}
+		t.Primary.Close() // SIGKILL if still there; waits for the exit either way
+		t.Proxy.CloseAll()
+	}
+	t.admin[0].Close()
+	t.mu.Lock()
+	t.crashed, t.crashMethod = true, method
+	t.mu.Unlock()
+	return WaitLinkDown(ctx, t.replicaAddr)
+}
+
+// CrashMethod says how CrashPrimary stopped the primary ("SHUTDOWN NOSAVE
+// NOW" or "SIGKILL"), or "" before it did.
+func (t *Topology) CrashMethod() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.crashMethod
+}
+
+// Promote makes the replica a primary (REPLICAOF NO ONE) and waits until
+// it says role:master.
+func (t *Topology) Promote(ctx context.Context) error {
+	return PromoteReplica(ctx, t.replicaAddr)
+}
+
+// PIDs are the process IDs of the primary and the replica (0 when
+// attached).
+func (t *Topology) PIDs() (primary, replica int) { return t.primaryPID, t.replicaPID }
+
+// Status reads both servers' INFO replication and the proxy's counts.
+// Once the primary is down, PrimaryOffset is the last offset read from it
+// (CrashPrimary reads it just before the crash).
+func (t *Topology) Status(ctx context.Context) Replication {
+	t.mu.Lock()
+	crashed := t.crashed
+	t.mu.Unlock()
+	var rep Replication
+	if crashed {
+		rep.PrimaryRole = "down"
+	} else {
+		in := rep.primary(ctx, t.admin[0])
+		if rep.PrimaryUp {
+			t.setOffset(in)
+		}
+	}
+	if !rep.PrimaryUp {
+		t.mu.Lock()
+		rep.PrimaryOffset = t.lastOffset
+		t.mu.Unlock()
+	}
+	rep.replica(ctx, t.admin[1])
+	if t.Proxy != nil {
+		rep.Proxied = true
+		rep.DroppedDown, rep.DroppedUp = t.Proxy.Dropped()
+	}
+	return rep
+}
+
+func (t *Topology) setOffset(in map[string]string) {
+	if n, err := strconv.ParseInt(in["master_repl_offset"], 10, 64); err == nil {
+		t.mu.Lock()
+		t.lastOffset = n
+		t.mu.Unlock()
+	}
+}
+
+// Close stops the servers Up started (SIGKILL, by PID, waiting for each
+// to exit) and the proxy; on an attached topology it only closes its
+// connections. It may be called more than once.
+func (t *Topology) Close() {
+	t.closeOnce.Do(func() {
+		for _, c := range t.admin {
+			if c != nil {
+				c.Close()
+			}
+		}
+		if t.Replica != nil {
+			t.Replica.Close()
+		}
+		if t.Primary != nil {
+			t.Primary.Close()
+		}
+		if t.Proxy != nil {
+			t.Proxy.Close()
+		}
+	})
+}
+
+// PromoteReplica sends REPLICAOF NO ONE to the server at addr and waits
+// until it reports role:master.
+func PromoteReplica(ctx context.Context, addr string) error {
+	c := dial(addr, "locklab-promote")
+	defer c.Close()
+	if err := expect(ctx, c, []string{"REPLICAOF", "NO", "ONE"}, okStatus); err != nil {
+		return err
+	}
+	return poll(ctx, 5*time.Second, func() (bool, error) {
+		in, err := info(ctx, c, "replication")
+		return err == nil && in["role"] == "master", nil
+	}, "role:master after REPLICAOF NO ONE")
+}
+
+// WaitLinkDown waits until the replica at addr reports
+// master_link_status:down (it noticed its primary is gone).
+func WaitLinkDown(ctx context.Context, addr string) error {
+	c := dial(addr, "locklab-link")
+	defer c.Close()
+	return poll(ctx, 10*time.Second, func() (bool, error) {
+		in, err := info(ctx, c, "replication")
+		if err != nil {
+			return false, err
+		}
+		return in["master_link_status"] == "down", nil
+	}, "master_link_status:down")
+}
+
+// PauseTimeout is how long PauseCut pauses the replica's writes, should
+// PauseHeal never come.
+const PauseTimeout = 60 * time.Second
+
+// PauseCut is the cut for servers locklab does not own: CLIENT PAUSE
+// WRITE on the replica. Its link to the primary stays up and keeps
+// receiving, but the replica postpones applying what arrives (the client
+// of its primary is not exempt from a pause) and so never acknowledges
+// it; reads keep working. If the link drops before PauseHeal, the replica
+// discards the commands it had not applied. That is Redis internals
+// (replicationCacheMaster clears the query buffer), measured on 7.0.15
+// (the 7.2 source reportedly has the same code), not a documented
+// promise: check it by the offsets (Status, Observe).
+func PauseCut(ctx context.Context, replicaAddr string) error {
+	c := dial(replicaAddr, "locklab-pause")
+	defer c.Close()
+	ms := strconv.FormatInt(PauseTimeout.Milliseconds(), 10)
+	return expect(ctx, c, []string{"CLIENT", "PAUSE", ms, "WRITE"}, okStatus)
+}
+
+// PauseHeal ends PauseCut: CLIENT UNPAUSE. To lose the write, call it
+// only after the primary is gone and WaitLinkDown returned; before that,
+// the replica applies the write it was holding.
+func PauseHeal(ctx context.Context, replicaAddr string) error {
+	c := dial(replicaAddr, "locklab-pause")
+	defer c.Close()
+	return expect(ctx, c, []string{"CLIENT", "UNPAUSE"}, okStatus)
+}
+
+// ShutdownNow stops the server at addr with SHUTDOWN NOSAVE NOW: it exits
+// without saving and without waiting for lagging replicas (plain SHUTDOWN
+// or SIGTERM would wait up to 10 s for them, and so deliver the write). A
+// nil error means the server answered and then closed the connection: it
+// is exiting.
+func ShutdownNow(ctx context.Context, addr string) error {
+	c := dial(addr, "locklab-crash")
+	defer c.Close()
+	if err := c.Ping(ctx); err != nil {
+		return fmt.Errorf("%s: %w", addr, err)
+	}
+	r, err := c.Do(ctx, []string{"SHUTDOWN", "NOSAVE", "NOW"})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil
+	}
+	if r.IsError() {
+		return errors.New(r.Str)
+	}
+	return fmt.Errorf("SHUTDOWN NOSAVE NOW answered %v", r)
+}
+
+func dial(addr, name string) *session.Conn {
+	return session.NewConn(session.Target{Network: "tcp", Addr: addr}, name)
+}
+
+// info runs INFO section on c and returns its fields.
+func info(ctx context.Context, c *session.Conn, section string) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	r, err := c.Do(ctx, []string{"INFO", section})
+	if err != nil {
+		return nil, err
+	}
+	if r.IsError() {
+		return nil, errors.New(r.Str)
+	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(r.Str, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, "#") {
+			fields[k] = v
+		}
+	}
+	return fields, nil
+}
+
+func okStatus(r resp.Reply) bool { return r.Kind == resp.Status && r.Str == "OK" }
+
+// expect runs args on c and checks the reply with want.
+func expect(ctx context.Context, c *session.Conn, args []string, want func(resp.Reply) bool) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	r, err := c.Do(ctx, args)
+	if err != nil {
+		return fmt.Errorf("%s: %w", strings.Join(args, " "), err)
+	}
+	if !want(r) {
+		return fmt.Errorf("%s: unexpected reply %v", strings.Join(args, " "), r)
+	}
+	return nil
+}
+
+// poll calls done every 20 ms until it says yes, fails, or limit passes.
+func poll(ctx context.Context, limit time.Duration, done func() (bool, error), what string) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	var lastErr error
+	for {
+		ok, err := done()
+		if ok {
+			return nil
+		}
+		if err != nil {
+			lastErr = err
+		}
+		select {
+		case <-ctx.Done():
+			if lastErr != nil {
+				return fmt.Errorf("waiting for %s: %w (last error: %v)", what, ctx.Err(), lastErr)
+			}
+			return fmt.Errorf("waiting for %s: %w", what, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// gone waits up to limit for process pid to exit (and be reaped, which
+// the server package's Wait does at once).
+func gone(pid int, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for {
+		if !Alive(pid) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Alive reports whether process pid exists and is not a zombie.
+func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !os.IsNotExist(err) // no /proc: trust kill(2)
+	}
+	// pid (comm) S ...: the state follows the last ')'.
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
+}
+
+func randomToken() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
