@@ -19,18 +19,25 @@ var labScripts = []string{
 	"double-booking.lab", "locked-booking.lab", "blind-unlock.lab",
 	"eval-release.lab", "locks-break.lab", "locks-fix.lab",
 	"ttl-overlap.lab", "watchdog.lab", "fencing.lab", "load.lab",
+	"failover.lab", "failover-fixes.lab",
 }
 
 // TestLabScripts runs every script in scripts/ labRuns times on the
 // embedded Redis and labRuns times on a real redis-server (each run on a
 // database of its own), all runs of a script at once, and requires exit
-// status 0 (all expectations held) every time.
+// status 0 (all expectations held) every time. The failover scripts start
+// their own primary and replica (real redis-server processes) and run
+// labRuns times.
 func TestLabScripts(t *testing.T) {
 	port := strings.TrimPrefix(redistest.Real(t, "--databases", fmt.Sprint(2*labRuns)), "127.0.0.1:")
 	for _, script := range labScripts {
 		t.Run(script, func(t *testing.T) {
 			var wg sync.WaitGroup
-			for i := range 2 * labRuns {
+			runs := 2 * labRuns
+			if strings.HasPrefix(script, "failover") {
+				runs = labRuns // it starts its own primary and replica: one kind of run
+			}
+			for i := range runs {
 				args := []string{"scripts/" + script}
 				if i >= labRuns {
 					args = append([]string{"-p", port, "-n", fmt.Sprint(i)}, args...)

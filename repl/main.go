@@ -52,6 +52,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	sessions := session.NewSet(target)
 	defer sessions.Close()
 	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr, sessions: sessions}
+	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())
 }
 
@@ -89,6 +90,13 @@ type input struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	sessions       *session.Set
+	shells         []*shell.Shell
+}
+
+func (in *input) closeShells() {
+	for _, sh := range in.shells {
+		sh.CloseCluster()
+	}
 }
 
 func (in *input) run(ctx context.Context) int {
@@ -117,13 +125,17 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		notes = false
 	}
 	gutter := in.opts.Gutter == "on" || (in.opts.Gutter == "" && isTerminal(in.stdout))
-	return shell.New(shell.Config{
+	sh, err := shell.New(shell.Config{
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
 		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter, Color: in.opts.color,
 		Trace: interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width: func() int { return terminalWidth(in.stdout) },
 	})
+	if sh != nil {
+		in.shells = append(in.shells, sh)
+	}
+	return sh, err
 }
 
 // runLine runs one entry: -c LINE, or a command given as arguments.

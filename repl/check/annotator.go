@@ -20,6 +20,8 @@ type holding struct {
 	deletedAt  time.Time
 	lostNoted  bool     // "expired while still working" already said
 	successor  *holding // the acquisition that followed while this one was still working
+	// lostInFailover is when a replica without this lock was promoted.
+	lostInFailover time.Time
 }
 
 // release marks h released by its holder at t.
@@ -77,6 +79,8 @@ func (a *Annotator) Observe(e Event) []Note {
 		return a.onDelete(e)
 	case "EVAL", "EVALSHA":
 		return a.onEval(e)
+	case "WAIT":
+		return a.onWait(e)
 	case "LLEN":
 		return a.onCheck(e)
 	case "RPUSH", "LPUSH":
@@ -214,6 +218,9 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 	if prev == nil || prev.released {
 		return nil
 	}
+	if !prev.lostInFailover.IsZero() && prev.session != e.Session {
+		return []Note{a.twoHolders(e, l, prev)}
+	}
 	if !prev.notBefore.IsZero() && e.End.Before(prev.notBefore) {
 		// The server granted the lock before prev's TTL could have run out:
 		// prev released it, and that event is still on its way to us.
@@ -237,6 +244,31 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 		text += " at " + a.at(prev.expires)
 	}
 	return []Note{{e.Session, Info, text + fmt.Sprintf(", before %s released it", prev.session)}}
+}
+
+// Failover tells the annotator a replica was promoted at t: every lock
+// still held then (acknowledged, unexpired, unreleased) may be missing on
+// the new primary; the next acquisition by someone else shows it is.
+func (a *Annotator) Failover(t time.Time) {
+	for _, l := range a.locks {
+		h := l.current
+		if h != nil && !h.released && (h.expires.IsZero() || h.expires.After(t)) {
+			h.lostInFailover = t
+		}
+	}
+}
+
+// twoHolders is a lock granted to e.Session while prev still held it,
+// after a failover lost prev's key: two clients hold "the same" lock.
+func (a *Annotator) twoHolders(e Event, l *lock, prev *holding) Note {
+	prev.successor = &holding{session: e.Session, acquired: e.End}
+	text := fmt.Sprintf("TWO HOLDERS: %s's lock on %s (%s), acknowledged at %s", prev.session, l.key, prev.token, a.at(prev.acquired))
+	if !prev.expires.IsZero() {
+		text += fmt.Sprintf(" with %s to live", secs(prev.expires.Sub(prev.acquired)))
+	}
+	text += fmt.Sprintf(", vanished when the replica was promoted at %s; %s now holds it too", a.at(prev.lostInFailover), e.Session)
+	a.findings = append(a.findings, Finding{Kind: TwoHolders, Key: l.key, Text: text})
+	return Note{e.Session, Bad, text}
 }
 
 // lost is the note for a holder whose TTL ran out before it released.

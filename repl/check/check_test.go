@@ -119,6 +119,7 @@ func TestFindingBad(t *testing.T) {
 		check.WrongOwnerDel:    true,
 		check.Overlap:          true,
 		check.BlindDel:         true,
+		check.TwoHolders:       true,
 		check.ExpiredWhileHeld: true, // the TTL was shorter than the work: the lesson's failure mode 1, even if nobody entered yet
 		check.SlotOK:           false,
 		check.AllClear:         false,

@@ -34,6 +34,7 @@ package check_test
 //
 // calls Sending(SESSION, ARGs), as the shell does when it sends a command:
 // use it for concurrent commands sent before an earlier reply is recorded.
+// A line "failover +T" calls Failover at offset T (a replica promoted).
 // (The test also calls Sending for every event just before Observing it,
 // as the shell does for a command sent and answered alone.)
 //
@@ -94,13 +95,14 @@ var runStart = time.Date(2025, time.March, 14, 14, 0, 0, 0, time.UTC)
 // step is one line of an .events file that does something: an event, a
 // seats directive or a sending line.
 type step struct {
-	line    int
-	seats   map[string]int64 // a "# seats" directive, when not nil
-	sending []string         // a "sending" line: session, then args
-	event   check.Event
+	line     int
+	seats    map[string]int64 // a "# seats" directive, when not nil
+	sending  []string         // a "sending" line: session, then args
+	failover *time.Time       // a "failover +T" line
+	event    check.Event
 }
 
-func (st step) isEvent() bool { return st.seats == nil && st.sending == nil }
+func (st step) isEvent() bool { return st.seats == nil && st.sending == nil && st.failover == nil }
 
 // script is a parsed .events file.
 type script struct {
@@ -145,6 +147,15 @@ func parseScript(src string) (*script, error) {
 			} else {
 				s.steps = append(s.steps, step{line: i + 1, seats: m})
 			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "failover +"); ok {
+			secs, err := strconv.ParseFloat(rest, 64)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: want failover +SECONDS", i+1)
+			}
+			at := runStart.Add(time.Duration(secs * float64(time.Second)))
+			s.steps = append(s.steps, step{line: i + 1, failover: &at})
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "sending "); ok {
@@ -383,6 +394,9 @@ func (s *script) run() ([]noted, []check.Finding) {
 			continue
 		case st.sending != nil:
 			a.Sending(st.sending[0], st.sending[1:])
+			continue
+		case st.failover != nil:
+			a.Failover(*st.failover)
 			continue
 		}
 		a.Sending(st.event.Session, st.event.Args)

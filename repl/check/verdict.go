@@ -14,12 +14,13 @@ const (
 	Overlap          Kind = "overlap"
 	ExpiredWhileHeld Kind = "expired-while-held"
 	BlindDel         Kind = "blind-del"
+	TwoHolders       Kind = "two-holders"
 	SlotOK           Kind = "slot-ok"
 	AllClear         Kind = "all-clear"
 )
 
 // Kinds are the finding names, for help and for checking `expect verdict`.
-var Kinds = []Kind{DoubleBooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, AllClear}
+var Kinds = []Kind{DoubleBooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, TwoHolders, AllClear}
 
 // Finding is one thing the run showed.
 type Finding struct {
@@ -30,7 +31,7 @@ type Finding struct {
 
 // Bad reports whether the finding is a bug showing.
 func (f Finding) Bad() bool {
-	return f.Kind == DoubleBooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel || f.Kind == ExpiredWhileHeld
+	return f.Kind == DoubleBooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel || f.Kind == ExpiredWhileHeld || f.Kind == TwoHolders
 }
 
 // Verdict is the end of a run: each slot judged by its final length (read
@@ -69,7 +70,7 @@ func (a *Annotator) lockVerdicts() []Finding {
 	}
 	var out []Finding
 	for _, key := range keys {
-		for _, k := range []Kind{WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
+		for _, k := range []Kind{TwoHolders, WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
 			if n := counts[kindKey{k, key}]; n > 0 {
 				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
 			}
@@ -82,6 +83,9 @@ func summary(k Kind, key string, n int) string {
 	switch k {
 	case WrongOwnerDel:
 		return fmt.Sprintf("WRONG-OWNER DEL on %s: %d delete(s) removed a lock another session held", key, n)
+	case TwoHolders:
+		return fmt.Sprintf("TWO HOLDERS of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
+			"refuse a lock whose WAIT on the same connection answers 0, and fence the resource", key, n)
 	case BlindDel:
 		return fmt.Sprintf("BLIND DEL on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
 			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", key, n)

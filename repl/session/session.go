@@ -56,7 +56,7 @@ type Session struct {
 // session is inside MULTI or WATCH, whose meaning a probe would change.
 func (s *Session) Do(ctx context.Context, args []string) (Event, error) {
 	p, probed := s.set.plan(args)
-	e, err := doProbed(ctx, s.conn, args, p, probed && !s.inTxOrWatch())
+	e, err := doProbed(ctx, s.connection(), args, p, probed && !s.inTxOrWatch())
 	e.Session = s.Name
 	s.trackTx(args, e.Reply, err)
 	s.set.record(e)
@@ -74,7 +74,7 @@ func (s *Session) inTxOrWatch() bool {
 // (on a connection error, those before it).
 func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error) {
 	start := time.Now()
-	replies, err := s.conn.DoBatch(ctx, batch)
+	replies, err := s.connection().DoBatch(ctx, batch)
 	end := time.Now()
 	events := make([]Event, 0, len(replies))
 	for i, args := range batch {
@@ -98,14 +98,22 @@ func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error
 // credentials, whose commands are not events: for checks (expect) that
 // must not change what the run shows.
 func (s *Session) Untraced() *Conn {
-	t := s.set.Target
-	t.DB = s.conn.DB()
-	t.User, t.Password = s.conn.credentials()
+	conn := s.connection()
+	t := conn.target // the session's own server (a cluster node, say)
+	t.DB = conn.DB()
+	t.User, t.Password = conn.credentials()
 	return NewConn(t, "")
 }
 
 // DB is the database the session is on (redis-cli's `[db]`).
-func (s *Session) DB() int { return s.conn.DB() }
+func (s *Session) DB() int { return s.connection().DB() }
+
+// connection is the session's connection now (Retarget may replace it).
+func (s *Session) connection() *Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn
+}
 
 // Connected reports whether the last attempt to reach the server worked
 // (redis-cli's prompt says `not connected>` when it did not).
@@ -118,7 +126,7 @@ func (s *Session) Connected() bool {
 // Connect makes sure the session's connection is up, without recording an
 // event: what redis-cli does when it starts.
 func (s *Session) Connect(ctx context.Context) error {
-	err := s.conn.Ping(ctx)
+	err := s.connection().Ping(ctx)
 	s.mu.Lock()
 	s.connFailed = err != nil
 	s.mu.Unlock()
@@ -186,6 +194,21 @@ func (s *Set) Get(name string) *Session {
 	return sess
 }
 
+// Retarget points session name at another server (a cluster node): its
+// connection is replaced when the target differs.
+func (s *Set) Retarget(name string, t Target) {
+	sess := s.Get(name)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.conn.target.Addr == t.Addr && sess.conn.target.Network == t.Network {
+		return
+	}
+	old := sess.conn
+	sess.conn = NewConn(t, old.name)
+	sess.inTx = false
+	old.Close()
+}
+
 // Observe sets the function every event is passed to (nil: none). It is
 // called from the goroutine that ran the command.
 func (s *Set) Observe(f func(Event)) {
@@ -232,6 +255,6 @@ func (s *Set) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, sess := range s.sessions {
-		sess.conn.Close()
+		sess.connection().Close()
 	}
 }

@@ -117,6 +117,9 @@ func (s *Shell) inSession(ctx context.Context, name string, args []string) error
 		fmt.Fprintln(hc.Stderr, "locklab: usage: @NAME COMMAND [ARG ...]   (e.g. @alice SET lock:demo alice-token NX PX 5000; NAME is a letter, then letters, digits, - or _)")
 		return interp.ExitStatus(2)
 	}
+	if args[0] == "on" {
+		return s.onNode(ctx, name, args[1:])
+	}
 	return s.dispatch(context.WithValue(ctx, sessionKey{}, name), args)
 }
 

@@ -20,13 +20,13 @@ const expectHelp = `expect makes a .lab script check itself; a failed expectatio
 FILE:LINE:COL: expected ..., got ... and the script exits 1 at its end.
   expect CMD [ARG ...] OP VALUE   send CMD (untraced, on a connection of its own) and compare
                                   its raw reply: expect LLEN room:2pm:bookings == 2
-  expect reply [OP] VALUE         the last reply this session printed: expect reply 0
+  expect reply [OP] VALUE         the last reply printed (in a job: the job's last): expect reply 0
   expect verdict KIND             the run's verdict so far includes KIND
   expect no KIND                  ... and does not include KIND
   expect lines REGEX OP N         how many output lines so far match REGEX
 OP is one of == != < <= > >= or -eq -ne -lt -le -gt -ge (numbers compare as numbers);
 quote < and > ('>='), which the shell would otherwise read as redirections. A nil reply is "".
-KIND is one of: double-booking wrong-owner-del overlap expired-while-held blind-del all-clear`
+KIND is one of: double-booking wrong-owner-del overlap expired-while-held blind-del two-holders all-clear`
 
 var operators = []string{"==", "!=", "<", "<=", ">", ">=", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"}
 
@@ -207,15 +207,24 @@ func (s *Shell) expectFailed(ctx context.Context, hc interp.HandlerContext, msg 
 	fmt.Fprintf(s.errOut, "%s: %s\n", pos, msg)
 }
 
-// lastReply is the raw text of the last reply session printed.
+// lastReply is the raw text of the last reply session printed; for main
+// (a script's own lines), of the last reply printed by any session, so
+// that `@A SET ...` then `expect reply OK` reads as it looks.
 func (s *Shell) lastReply(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if name == session.Main {
+		return s.replies[anySession]
+	}
 	return s.replies[name]
 }
+
+// anySession keys the last reply printed by any session.
+const anySession = "\x00any"
 
 func (s *Shell) noteReply(name string, r resp.Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.replies[name] = rawText(r)
+	s.replies[anySession] = s.replies[name]
 }

@@ -49,6 +49,7 @@ type Shell struct {
 	barriers    map[string]*barrier // id -> a group's start barrier
 	arrived     map[string]bool     // barrier id/session -> that job has passed it
 	nextBarrier int
+	cluster     *cluster // the failover lab's servers, if started
 
 	mu         sync.Mutex
 	redisErrs  int               // Redis error replies seen, for -e

@@ -38,8 +38,15 @@ var labWords = []labWord{
 		summary: "draw the last run: a lane per session, time flowing down, a bar per lock", run: (*Shell).timelineWord},
 	{name: "load", usage: loadUsage,
 		summary: "stress the lock: N workers x M acquire/work/release cycles, counted from the server's answers (--json, --modes)", run: (*Shell).loadWord},
+	{name: "cluster", usage: clusterUsage,
+		summary: "a primary and a replica (real redis-server children, a proxy in their link) for the failover lab", run: (*Shell).clusterWord},
+	{name: "link", usage: "link cut|heal [--both] [--pause]",
+		summary: "drop the replication stream (primary->replica, or both ways), keeping the connection open", run: (*Shell).linkWord},
+	{name: "crash", usage: "crash primary", summary: "SHUTDOWN NOSAVE NOW on the primary: nothing it had not replicated survives", run: (*Shell).crashWord},
+	{name: "promote", usage: "promote replica", summary: "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)", run: (*Shell).promoteWord},
+	{name: "replication", usage: "replication", summary: "both roles, the primary's and the replica's offsets, the bytes the link dropped", run: (*Shell).replicationWord},
 	{name: "verdict", usage: "verdict", summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear", run: (*Shell).verdictWord},
-	{name: "@NAME", usage: "@NAME COMMAND ...", summary: "run COMMAND in session NAME, on its own connection"},
+	{name: "@NAME", usage: "@NAME [on primary|replica] COMMAND ...", summary: "run COMMAND in session NAME, on its own connection (on a cluster node)"},
 }
 
 // The shell's own words the lab keeps, for help and completion.
