@@ -81,6 +81,8 @@ func (a *Annotator) Observe(e Event) []Note {
 		return a.onEval(e)
 	case "WAIT":
 		return a.onWait(e)
+	case "EXISTS", "GET":
+		return a.onRead(e)
 	case "LLEN":
 		return a.onCheck(e)
 	case "RPUSH", "LPUSH":

@@ -59,8 +59,8 @@ func (s *Shell) clusterUp(ctx context.Context, hc interp.HandlerContext) error {
 	if err != nil {
 		os.RemoveAll(dir)
 		if errors.Is(err, server.ErrNoRedisServer) {
-			fmt.Fprintln(hc.Stderr, "locklab: cluster up needs real Redis servers:", err)
-			return interp.ExitStatus(1)
+			// Nothing after this can work: stop the script here.
+			return fmt.Errorf("cluster up needs real Redis servers: %w", err)
 		}
 		fmt.Fprintln(hc.Stderr, "locklab: cluster up:", err)
 		return interp.ExitStatus(1)
