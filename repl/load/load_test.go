@@ -46,7 +46,10 @@ var claims = []claim{
 			t.Error("fix: an expired holder must skip its release")
 		}
 	}},
-	{"extend/clean", testConfig(ModeExtend), func(t *testing.T, s Stats) {
+	// A watchdog that must never be late gets a TTL a loaded CI machine
+	// (the whole suite under -race) cannot starve: it extends every 100 ms
+	// with 200 ms to spare.
+	{"extend/clean", Config{Workers: 3, Iterations: 2, Mode: ModeExtend, TTL: 300 * time.Millisecond, Work: 450 * time.Millisecond}, func(t *testing.T, s Stats) {
 		if s.WrongOwnerDeletes != 0 || s.Overlaps != 0 || s.Resource != s.Expected || s.ExpiredWhileHeld != 0 {
 			t.Error("extend: want no wrong-owner delete, no overlap, no expiry, a correct resource")
 		}
