@@ -15,6 +15,11 @@ import (
 // their expectations must hold in every run, whichever session wins.
 const labRuns = 20
 
+// labParallel bounds the runs of a script at once: the scripts race against
+// TTLs of a few hundred milliseconds, and the whole suite shares two CPUs
+// under -race; more at once would starve the very timings they show.
+const labParallel = 10
+
 var labScripts = []string{
 	"double-booking.lab", "locked-booking.lab", "blind-unlock.lab",
 	"eval-release.lab", "locks-break.lab", "locks-fix.lab",
@@ -37,12 +42,17 @@ func TestLabScripts(t *testing.T) {
 			if strings.HasPrefix(script, "failover") {
 				runs = labRuns // it starts its own primary and replica: one kind of run
 			}
+			slots := make(chan struct{}, labParallel)
 			for i := range runs {
 				args := []string{"scripts/" + script}
 				if i >= labRuns {
 					args = append([]string{"-p", port, "-n", fmt.Sprint(i)}, args...)
 				}
-				wg.Go(func() { runLab(t, args) })
+				wg.Go(func() {
+					slots <- struct{}{}
+					defer func() { <-slots }()
+					runLab(t, args)
+				})
 			}
 			wg.Wait()
 		})

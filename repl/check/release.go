@@ -6,6 +6,9 @@ import "fmt"
 // read in the same MULTI just before it.
 func (a *Annotator) onDelete(e Event) []Note {
 	var notes []Note
+	// A single-key DEL that answered 0 deleted nothing: the key expired
+	// between the read and the DEL (which a server may do inside MULTI).
+	none := len(e.Args) == 2 && e.Reply.IsInt && e.Reply.Int == 0
 	for _, key := range e.Args[1:] {
 		a.resetSlot(key)
 		st, ok := e.before(key)
@@ -13,7 +16,7 @@ func (a *Annotator) onDelete(e Event) []Note {
 			continue
 		}
 		l := a.lockFor(key)
-		notes = append(notes, a.release(e, l, st, !st.Exists)...)
+		notes = append(notes, a.release(e, l, st, !st.Exists || none)...)
 	}
 	return notes
 }
@@ -39,7 +42,10 @@ func (a *Annotator) onEval(e Event) []Note {
 			notes = append(notes, a.kept(e, l, before, token)...)
 			continue
 		}
-		notes = append(notes, a.release(e, l, before, !before.Exists)...)
+		// A script that answered 0 deleted nothing: the key expired on its
+		// own between the read and the script.
+		expired := e.Reply.IsInt && e.Reply.Int == 0
+		notes = append(notes, a.release(e, l, before, !before.Exists || expired)...)
 	}
 	return notes
 }
