@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/locklab/locklab/repl/commands"
+	"github.com/locklab/locklab/repl/lab"
 )
 
 // labCommand runs one of the lab's own command words.
@@ -89,9 +90,16 @@ func (s *Shell) help(ctx context.Context, hc interp.HandlerContext, args []strin
 		return s.helpCommand(hc, args[1:])
 	}
 	fmt.Fprintln(hc.Stdout, "locklab: type Redis commands (SET, GET, EVAL ...) as in redis-cli, or lesson lines as they are.")
-	fmt.Fprintln(hc.Stdout, "Lab commands:")
-	for _, w := range labWords {
-		fmt.Fprintf(hc.Stdout, "  %-10s %s\n  %-10s   %s\n", w.name, w.usage, "", w.summary)
+	for _, section := range []struct {
+		title  string
+		macros bool
+	}{{"The lesson's scenarios:", true}, {"Lab commands:", false}} {
+		fmt.Fprintln(hc.Stdout, section.title)
+		for _, w := range labWords {
+			if (lab.Find(w.name) != nil) == section.macros {
+				fmt.Fprintf(hc.Stdout, "  %s\n      %s\n", w.usage, w.summary)
+			}
+		}
 	}
 	fmt.Fprintf(hc.Stdout, "Shell words: %s\n", strings.Join(shellWords, " "))
 	fmt.Fprintln(hc.Stdout, "`help SET` shows a Redis command's syntax. Ctrl-C cancels, Ctrl-D or quit leaves.")
