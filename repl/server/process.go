@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -28,11 +29,27 @@ type Process struct {
 // (an empty temporary directory the caller owns), and waits until it
 // accepts connections. Extra arguments are passed on as server options,
 // e.g. "--requirepass", "secret".
+//
+// The port is free when chosen but released before redis-server binds it,
+// so a server started in parallel may take it first: then a new port is
+// tried (up to 5 times).
 func StartProcess(ctx context.Context, dir string, extra ...string) (*Process, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return nil, ErrNoRedisServer
 	}
+	for attempt := 1; ; attempt++ {
+		p, err := startOnce(ctx, bin, dir, extra)
+		if !errors.Is(err, errPortTaken) || attempt == 5 {
+			return p, err
+		}
+	}
+}
+
+// errPortTaken says another process bound the chosen port first.
+var errPortTaken = errors.New("the port was taken before redis-server could bind it")
+
+func startOnce(ctx context.Context, bin, dir string, extra []string) (*Process, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -68,22 +85,26 @@ func (p *Process) Close() {
 	<-p.done
 }
 
+// waitReady waits for our server's own log to say it accepts connections
+// (dialing the port could reach another process that took it first).
 func (p *Process) waitReady(ctx context.Context) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
+		log, _ := os.ReadFile(p.dir + "/redis.log")
 		select {
 		case <-p.done:
-			log, _ := os.ReadFile(p.dir + "/redis.log")
+			if bytes.Contains(log, []byte("Address already in use")) {
+				return errPortTaken
+			}
 			return fmt.Errorf("redis-server exited at start-up: %s", log)
 		case <-ctx.Done():
 			return ctx.Err()
 		default:
 		}
-		if conn, err := net.DialTimeout("tcp", p.Addr(), 100*time.Millisecond); err == nil {
-			conn.Close()
+		if bytes.Contains(log, []byte("Ready to accept connections")) {
 			return nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	return fmt.Errorf("redis-server on %s did not accept connections within 10s", p.Addr())
 }
