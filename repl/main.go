@@ -11,7 +11,6 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
@@ -223,18 +222,10 @@ func (in *input) status(sh *shell.Shell, err error) int {
 	if msg := shell.Describe(err); msg != "" {
 		fmt.Fprintln(in.stderr, msg)
 	}
-	var perr syntax.ParseError
-	var code interp.ExitStatus
-	switch {
-	case errors.As(err, &perr):
-		return 2
-	case errors.Is(err, context.Canceled):
-		return 130
-	case errors.As(err, &code):
-		return int(code)
-	case err != nil:
-		return 1
-	case in.opts.Flags.ExitOnError && sh.RedisErrors() > 0:
+	if code := shell.ExitCode(err); code != 0 {
+		return code
+	}
+	if in.opts.Flags.ExitOnError && sh.RedisErrors() > 0 {
 		return 1
 	}
 	return 0

@@ -67,6 +67,8 @@ package check_test
 // Finding.Bad(), good otherwise (as the shell colours them).
 
 import (
+	goldens "github.com/locklab/locklab/repl/golden"
+
 	"bytes"
 	"flag"
 	"fmt"
@@ -471,47 +473,10 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it, then read it)", err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the annotator's output:\n%s", golden, lineDiff(want, got))
+				t.Errorf("%s differs from the annotator's output:\n%s", golden, goldens.Diff(string(want), string(got)))
 			}
 		})
 	}
-}
-
-// lineDiff shows want and got line by line: "-" only in the golden, "+"
-// only in the output, " " in both.
-func lineDiff(want, got []byte) string {
-	a := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
-	b := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
-	// Longest common subsequence, small inputs only.
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var out strings.Builder
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			fmt.Fprintf(&out, "  %s\n", a[i])
-			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			fmt.Fprintf(&out, "+ %s\n", b[j])
-			j++
-		default:
-			fmt.Fprintf(&out, "- %s\n", a[i])
-			i++
-		}
-	}
-	return out.String()
 }
 
 // TestParseEvent pins the .events grammar the goldens are written in.

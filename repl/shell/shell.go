@@ -150,6 +150,15 @@ func (s *Shell) LastStatus() error {
 	return s.lastStatus
 }
 
+// ExitCode is the process exit status for a run's error: the script's own
+// status, 2 for a syntax error, 130 for Ctrl-C, 1 for anything else.
+func ExitCode(err error) int {
+	if status, ok := asStatus(err).(interp.ExitStatus); ok {
+		return int(status)
+	}
+	return 0
+}
+
 func asStatus(err error) error {
 	var perr syntax.ParseError
 	var status interp.ExitStatus

@@ -52,6 +52,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklab/locklab/repl/golden"
+
 	"github.com/locklab/locklab/repl/check"
 )
 
@@ -225,51 +227,11 @@ func TestGolden(t *testing.T) {
 					t.Fatalf("%v (run with -update to create it, then read it)", err)
 				}
 				if got != string(want) {
-					t.Errorf("%s differs from the renderer's output:\n%s", file, lineDiff(string(want), got))
+					t.Errorf("%s differs from the renderer's output:\n%s", file, golden.Diff(string(want), got))
 				}
 			})
 		}
 	}
-}
-
-// lineDiff shows want and got line by line: "-" only in the golden, "+"
-// only in the output, " " in both.
-func lineDiff(want, got string) string {
-	a := strings.Split(strings.TrimSuffix(want, "\n"), "\n")
-	b := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var out strings.Builder
-	i, j, n := 0, 0, 0
-	for ; i < len(a) || j < len(b); n++ {
-		if n == 200 {
-			out.WriteString("...\n")
-			break
-		}
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			fmt.Fprintf(&out, "  %s\n", a[i])
-			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			fmt.Fprintf(&out, "+ %s\n", b[j])
-			j++
-		default:
-			fmt.Fprintf(&out, "- %s\n", a[i])
-			i++
-		}
-	}
-	return out.String()
 }
 
 // TestTerminalWidths: at 80 columns the two- and three-session runs are
