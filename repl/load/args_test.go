@@ -24,13 +24,13 @@ func TestParseArgs(t *testing.T) {
 		{nil, def, false},
 		{[]string{"load"}, def, false},
 		{[]string{"--json"}, def, true},
-		{strings.Fields("--workers 50 --iterations 3 --mode break --ttl 2s --work 0 --jitter 5 --key lock:x --json"),
-			Config{Workers: 50, Iterations: 3, Mode: ModeBreak, TTL: 2 * time.Second, Jitter: 5 * time.Millisecond, Key: "lock:x"}, true},
+		{strings.Fields("--workers 50 --iterations 3 --mode break --ttl 2s --work 0 --jitter 5 --key lock:x --locks 50 --json"),
+			Config{Workers: 50, Iterations: 3, Mode: ModeBreak, TTL: 2 * time.Second, Jitter: 5 * time.Millisecond, Key: "lock:x", Locks: 50}, true},
 		{strings.Fields("load --mode=extend --ttl=150 --work=1.5s --pause 600ms --pause-every 2"),
 			Config{Workers: 10, Iterations: 20, Mode: ModeExtend, TTL: 150 * time.Millisecond, Work: 1500 * time.Millisecond,
-				Pause: 600 * time.Millisecond, PauseEvery: 2, Key: "lock:load"}, false},
+				Pause: 600 * time.Millisecond, PauseEvery: 2, Key: "lock:load", Locks: 1}, false},
 		{strings.Fields("--mode fenced --work 0.5"), Config{Workers: 10, Iterations: 20, Mode: ModeFenced, TTL: 200 * time.Millisecond,
-			Work: 500 * time.Microsecond, Key: "lock:load"}, false},
+			Work: 500 * time.Microsecond, Key: "lock:load", Locks: 1}, false},
 	}
 	for _, g := range good {
 		cfg, asJSON, err := ParseArgs(g.args)
@@ -55,6 +55,9 @@ func TestParseArgs(t *testing.T) {
 		"--pause-every 2":            "go together",
 		"--pause-every 0 --pause 1s": "at least 1",
 		"--key=":                     "empty",
+		"--locks 0":                  "at least 1",
+		"--locks 11":                 "between 1 and the 10 workers",
+		"--workers 4 --locks=5":      "between 1 and the 4 workers",
 		"--json=yes":                 "no value",
 		"--workers 2 --workers 3":    "given twice",
 		"--verbose":                  "unknown argument",
@@ -70,7 +73,7 @@ func TestParseArgs(t *testing.T) {
 
 func TestRunRejectsBadConfig(t *testing.T) {
 	dial := func(int) Conn { t.Fatal("a bad config must not dial"); return nil }
-	for _, cfg := range []Config{{Workers: -1}, {Mode: "safe"}, {Work: -time.Second}, {TTL: time.Microsecond}, {PauseEvery: -1}} {
+	for _, cfg := range []Config{{Workers: -1}, {Mode: "safe"}, {Work: -time.Second}, {TTL: time.Microsecond}, {PauseEvery: -1}, {Workers: 2, Locks: 3}, {Locks: -1}} {
 		if _, err := Run(context.Background(), dial, cfg, nil); err == nil {
 			t.Errorf("Run(%+v) ran", cfg)
 		}
@@ -78,7 +81,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 }
 
 func sampleStats() Stats {
-	return Stats{Mode: ModeFix, Workers: 10, Iterations: 20, Acquisitions: 200, FailedAttempts: 123456,
+	return Stats{Mode: ModeFix, Workers: 10, Iterations: 20, Locks: 1, Acquisitions: 200, FailedAttempts: 123456,
 		ExpiredWhileHeld: 190, SkippedReleases: 180, Overlaps: 170, Sections: 200, Resource: 120, Expected: 200,
 		Elapsed: 41230 * time.Millisecond}
 }
@@ -112,6 +115,11 @@ func TestTable(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+	many := sampleStats()
+	many.Locks = 5
+	if h := strings.SplitN(many.Table(), "\n", 2)[0]; !strings.HasPrefix(h, "load --mode fix: 10 workers × 20 iterations on 5 locks, 200 sections") {
+		t.Errorf("heading with 5 locks: %q", h)
 	}
 	if !strings.Contains(Compare([]Stats{sampleStats(), {Mode: ModeExtend, Sections: 5, Expected: 5, Resource: 5, Extensions: 9}}), "extend: OK: the watchdog kept every lock") {
 		t.Error("Compare lacks a run's verdict")
@@ -148,8 +156,8 @@ func TestJSON(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"acquisitions", "cycles_per_sec", "elapsed_ms", "expected", "expired_while_held", "extensions",
-		"failed_attempts", "fenced_rejected", "interrupted", "iterations", "lost_extensions", "lost_updates", "mode",
+	want := []string{"acquisitions", "commands", "cycles_per_sec", "elapsed_ms", "expected", "expired_while_held", "extensions",
+		"failed_attempts", "fenced_rejected", "interrupted", "iterations", "locks", "lost_extensions", "lost_updates", "mode",
 		"overlaps", "resource", "sections", "skipped_releases", "workers", "wrong_owner_deletes"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("JSON keys\n %v\nwant\n %v", keys, want)
@@ -205,5 +213,49 @@ func TestKeys(t *testing.T) {
 		if got, err := readInt(ctx, c, k); err != nil || got != want {
 			t.Errorf("%s = %d, %v; want %d", k, got, err, want)
 		}
+	}
+}
+
+// TestLocks: with --locks the workers share the locks out, each lock with
+// its own keys, and the counts add up over all of them.
+func TestLocks(t *testing.T) {
+	for kind, addr := range redistest.Servers(t) {
+		t.Run(kind, func(t *testing.T) {
+			ctx := context.Background()
+			c := dialer(addr)(0)
+			defer c.Close()
+			// One worker per lock: nobody waits, and nobody overlaps
+			// although the work outlasts the TTL.
+			own := Config{Workers: 3, Iterations: 4, Locks: 3, Mode: ModeFix, TTL: testTTL, Work: testWork, Key: "lab:own"}
+			s, err := Run(ctx, dialer(addr), own, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkConsistent(t, s, own)
+			if s.Locks != 3 || s.FailedAttempts != 0 || s.Overlaps != 0 || s.Resource != 12 || s.ExpiredWhileHeld != 12 {
+				t.Errorf("3 workers on 3 locks: want no wait, no overlap, 12 expiries and a resource of 12, got\n%s", s.Table())
+			}
+			for i := 1; i <= 3; i++ {
+				if got, err := readInt(ctx, c, fmt.Sprintf("lab:own:%d:resource", i)); err != nil || got != 4 {
+					t.Errorf("lab:own:%d:resource = %d, %v; want 4", i, got, err)
+				}
+			}
+			if got, _ := command(ctx, c, "EXISTS", "lab:own:resource", "lab:own:4:resource"); got.Int != 0 {
+				t.Errorf("%d keys outside the 3 locks were written", got.Int)
+			}
+			// Three workers on each of two locks: the lesson's bug, per lock.
+			shared := Config{Workers: 6, Iterations: 4, Locks: 2, Mode: ModeBreak, TTL: testTTL, Work: testWork, Key: "lab:shared"}
+			if s, err = Run(ctx, dialer(addr), shared, nil); err != nil {
+				t.Fatal(err)
+			}
+			checkConsistent(t, s, shared)
+			if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
+				t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
+			}
+			// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
+			if s.Commands != 6*s.Sections+s.FailedAttempts {
+				t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
+			}
+		})
 	}
 }

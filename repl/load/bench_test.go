@@ -32,13 +32,15 @@ func envInt(name string, def int) int {
 }
 
 // BenchmarkCycles measures lock cycles per second of load --mode fix
-// --work 0 with $LOCKLAB_BENCH_WORKERS workers (50): one op is one cycle.
-// With $LOCKLAB_BENCH_JSON set, the last run's stats go to that file.
+// --work 0 with $LOCKLAB_BENCH_WORKERS workers (50) on $LOCKLAB_BENCH_LOCKS
+// locks (1): one op is one cycle. With $LOCKLAB_BENCH_JSON set, the last
+// run's stats go to that file.
 func BenchmarkCycles(b *testing.B) {
 	addr := benchAddr(b)
 	workers := envInt("LOCKLAB_BENCH_WORKERS", 50)
+	locks := envInt("LOCKLAB_BENCH_LOCKS", 1)
 	iterations := max(1, (b.N+workers-1)/workers)
-	cfg := Config{Workers: workers, Iterations: iterations, Mode: ModeFix, Work: 0, TTL: 2 * time.Second, Key: "lock:bench:cycles"}
+	cfg := Config{Workers: workers, Iterations: iterations, Locks: locks, Mode: ModeFix, Work: 0, TTL: 2 * time.Second, Key: "lock:bench:cycles"}
 	b.ResetTimer()
 	s, err := Run(context.Background(), dialer(addr), cfg, nil)
 	b.StopTimer()
@@ -50,7 +52,7 @@ func BenchmarkCycles(b *testing.B) {
 	}
 	secs := s.Elapsed.Seconds()
 	b.ReportMetric(float64(s.Sections)/secs, "cycles/s")
-	b.ReportMetric(float64(s.Sections*6+s.FailedAttempts)/secs, "cmds/s")
+	b.ReportMetric(float64(s.Commands)/secs, "cmds/s")
 	b.ReportMetric(float64(s.FailedAttempts)/float64(s.Sections), "failed/cycle")
 	if path := os.Getenv("LOCKLAB_BENCH_JSON"); path != "" { // for bench/load.sh
 		if err := os.WriteFile(path, []byte(s.JSON()+"\n"), 0o644); err != nil {

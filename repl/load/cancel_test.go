@@ -108,7 +108,28 @@ func (f *fakeConn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 	return resp.Reply{Kind: resp.Int, Int: 1}, nil
 }
 
+// DoBatch answers each command as Do does, stopping at a hang.
+func (f *fakeConn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	return doEach(ctx, f, batch)
+}
+
 func (f *fakeConn) Close() {}
+
+// doEach sends a batch's commands one by one with c.Do, as a pipeline
+// would, so a test's Do sees every command.
+func doEach(ctx context.Context, c interface {
+	Do(context.Context, []string) (resp.Reply, error)
+}, batch [][]string) ([]resp.Reply, error) {
+	var replies []resp.Reply
+	for _, args := range batch {
+		r, err := c.Do(ctx, args)
+		if err != nil {
+			return replies, err
+		}
+		replies = append(replies, r)
+	}
+	return replies, nil
+}
 
 // TestCancelHungServer: against a server that stops answering, the
 // commands in flight are cut after the grace period.
@@ -175,6 +196,10 @@ func (f *flushingConn) Do(ctx context.Context, args []string) (resp.Reply, error
 		f.evals.Add(1)
 	}
 	return f.Conn.Do(ctx, args)
+}
+
+func (f *flushingConn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	return doEach(ctx, f, batch)
 }
 
 func TestNoScriptFallback(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 )
 
 // Usage is the command's synopsis, as the REPL's help and errors print it.
-const Usage = "load [--workers N] [--iterations M] [--mode break|fix|extend|fenced] [--ttl DUR] [--work DUR] [--jitter DUR] [--pause DUR --pause-every N] [--key K] [--json]"
+const Usage = "load [--workers N] [--iterations M] [--mode break|fix|extend|fenced] [--ttl DUR] [--work DUR] [--jitter DUR] [--pause DUR --pause-every N] [--key K] [--locks L] [--json]"
 
 // The modes, as --mode spells them.
 const (
@@ -36,17 +36,19 @@ type Config struct {
 	Pause               time.Duration // --pause: freeze a whole worker (watchdog included) for this long...
 	PauseEvery          int           // ...every N-th iteration (0: never)
 	Key                 string        // the lock key; default "lock:load"; other keys derive from it: KEY:resource, KEY:inside, KEY:fence, KEY:fence:last
+	Locks               int           // --locks: how many locks the workers share out (default 1); worker w takes lock (w-1) mod Locks, KEY:1 ... KEY:Locks when more than one
 }
 
 // DefaultConfig is what load runs with no flags: work (300ms) outlasts
 // the TTL (200ms), so the lesson's bugs show.
 func DefaultConfig() Config {
 	return Config{Workers: 10, Iterations: 20, Mode: ModeFix, TTL: 200 * time.Millisecond,
-		Work: 300 * time.Millisecond, Key: "lock:load"}
+		Work: 300 * time.Millisecond, Key: "lock:load", Locks: 1}
 }
 
 // normalized fills the fields whose zero value means nothing (Workers,
-// Iterations, Mode, TTL, Key) with their defaults and checks the rest.
+// Iterations, Mode, TTL, Key, Locks) with their defaults and checks the
+// rest.
 // Work, Jitter and Pause keep zero: no work is a valid run (the benchmark's).
 func (c Config) normalized() (Config, error) {
 	d := DefaultConfig()
@@ -65,6 +67,9 @@ func (c Config) normalized() (Config, error) {
 	if c.Key == "" {
 		c.Key = d.Key
 	}
+	if c.Locks == 0 {
+		c.Locks = d.Locks
+	}
 	switch {
 	case c.Workers < 1 || c.Workers > MaxWorkers:
 		return c, fmt.Errorf("--workers must be between 1 and %d, not %d", MaxWorkers, c.Workers)
@@ -76,6 +81,8 @@ func (c Config) normalized() (Config, error) {
 		return c, fmt.Errorf("--ttl must be at least 1ms (PX counts milliseconds), not %v", c.TTL)
 	case c.Work < 0 || c.Jitter < 0 || c.Pause < 0:
 		return c, errors.New("--work, --jitter and --pause cannot be negative")
+	case c.Locks < 1 || c.Locks > c.Workers:
+		return c, fmt.Errorf("--locks must be between 1 and the %d workers (a lock nobody takes shows nothing), not %d", c.Workers, c.Locks)
 	case c.PauseEvery < 0:
 		return c, fmt.Errorf("--pause-every cannot be negative, not %d", c.PauseEvery)
 	}
@@ -142,7 +149,7 @@ func ParseArgs(args []string) (Config, bool, error) {
 
 func knownFlag(f string) bool {
 	switch f {
-	case "--workers", "--iterations", "--mode", "--ttl", "--work", "--jitter", "--pause", "--pause-every", "--key":
+	case "--workers", "--iterations", "--mode", "--ttl", "--work", "--jitter", "--pause", "--pause-every", "--key", "--locks":
 		return true
 	}
 	return false
@@ -157,6 +164,8 @@ func (c *Config) set(flag, value string) error {
 		c.Iterations, err = count(flag, value, 1)
 	case "--pause-every":
 		c.PauseEvery, err = count(flag, value, 1)
+	case "--locks":
+		c.Locks, err = count(flag, value, 1)
 	case "--mode":
 		if !validMode(value) {
 			return fmt.Errorf("--mode must be break, fix, extend or fenced, not %q", value)

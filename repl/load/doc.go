@@ -1,6 +1,7 @@
 // Package load is locklab's load mode: N workers, each on its own
 // connection, do M acquire/work/release cycles on one lock and one
-// protected resource, and every outcome is counted from the server's
+// protected resource (or on L locks, each with its own resource, shared
+// out among the workers), and every outcome is counted from the server's
 // answers.
 //
 // The four modes show the lesson step by step:
@@ -22,6 +23,13 @@
 // their critical section (an INCR on entry that answers more than 1 is an
 // overlap), K:fence the fencing-token counter and K:fence:last the newest
 // token the resource has accepted. Run deletes them before it starts.
+// With --locks L above 1, lock i is K:i (1..L) and its keys derive from it.
+//
+// A cycle's commands that follow one another with no decision between
+// them go in one pipeline: acquire (SET NX PX), then enter and read (INCR
+// K:inside, GET K:resource), then write, leave and release (SET
+// K:resource, DECR K:inside, the release script). The server runs them in
+// the order sent, as if one by one; only the round trips are saved.
 //
 // Workers and iterations count from 1: worker 3's seventh cycle uses the
 // token w3-i7, as in the seeds' lab. The dial function is called once per

@@ -141,3 +141,12 @@ func checkConsistent(t *testing.T, s Stats, cfg Config) {
 		t.Errorf("%s: extensions %d/%d, fenced rejections %d", cfg.Mode, s.Extensions, s.LostExtensions, s.FencedRejected)
 	}
 }
+
+// readInt reads a counter's value (0 for a missing key).
+func readInt(ctx context.Context, c Conn, key string) (int64, error) {
+	reply, err := command(ctx, c, "GET", key)
+	if err != nil {
+		return 0, err
+	}
+	return intValue(reply)
+}

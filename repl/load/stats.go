@@ -14,6 +14,7 @@ type Stats struct {
 	Mode              string        `json:"mode"`
 	Workers           int           `json:"workers"`
 	Iterations        int           `json:"iterations"`
+	Locks             int           `json:"locks"`               // the workers share them out; the counts are over all of them
 	Acquisitions      int64         `json:"acquisitions"`        // SET NX PX answered OK
 	FailedAttempts    int64         `json:"failed_attempts"`     // SET NX PX answered nil: someone held it
 	ExpiredWhileHeld  int64         `json:"expired_while_held"`  // at release, the lock was no longer the worker's
@@ -26,6 +27,7 @@ type Stats struct {
 	Sections          int64         `json:"sections"`            // critical sections entered (= acquisitions)
 	Resource          int64         `json:"resource"`            // the protected counter's final value...
 	Expected          int64         `json:"expected"`            // ...and what it must be (see below)
+	Commands          int64         `json:"commands"`            // commands the workers sent, failed attempts included
 	Elapsed           time.Duration `json:"-"`                   // JSON has elapsed_ms
 	Interrupted       bool          `json:"interrupted"`
 }
@@ -99,8 +101,12 @@ func (s Stats) Table() string {
 }
 
 func (s Stats) heading() string {
-	h := fmt.Sprintf("load --mode %s: %d workers × %d iterations, %d sections in %s (%.0f cycles/s)",
-		s.Mode, s.Workers, s.Iterations, s.Sections, s.Elapsed.Round(time.Millisecond), s.CyclesPerSecond())
+	on := ""
+	if s.Locks > 1 {
+		on = fmt.Sprintf(" on %d locks", s.Locks)
+	}
+	h := fmt.Sprintf("load --mode %s: %d workers × %d iterations%s, %d sections in %s (%.0f cycles/s)",
+		s.Mode, s.Workers, s.Iterations, on, s.Sections, s.Elapsed.Round(time.Millisecond), s.CyclesPerSecond())
 	if s.Interrupted {
 		h += ", interrupted"
 	}
