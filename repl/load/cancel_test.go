@@ -222,3 +222,44 @@ func TestNoScriptFallback(t *testing.T) {
 		})
 	}
 }
+
+// countingConn counts the round trips a worker makes.
+type countingConn struct {
+	*session.Conn
+	trips *atomic.Int64
+}
+
+func (c *countingConn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	c.trips.Add(1)
+	return c.Conn.Do(ctx, args)
+}
+
+func (c *countingConn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	c.trips.Add(1)
+	return c.Conn.DoBatch(ctx, batch)
+}
+
+// TestRoundTrips: on a lock nobody else wants, a fix-mode cycle is three
+// round trips for its six commands; fenced mode takes one more, as its
+// write is a script that must run before the worker leaves.
+func TestRoundTrips(t *testing.T) {
+	addr := redistest.Real(t)
+	for mode, want := range map[string]int64{ModeFix: 3, ModeBreak: 3, ModeFenced: 4} {
+		var trips atomic.Int64
+		base := dialer(addr)
+		dial := func(w int) Conn {
+			if w == 0 {
+				return base(w)
+			}
+			return &countingConn{Conn: base(w).(*session.Conn), trips: &trips}
+		}
+		cfg := Config{Workers: 2, Locks: 2, Iterations: 5, Mode: mode, TTL: time.Second, Key: "lock:trips:" + mode}
+		s, err := Run(context.Background(), dial, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Sections != 10 || s.FailedAttempts != 0 || trips.Load() != want*10 {
+			t.Errorf("%s: %d round trips for %d sections (%d failed attempts); want %d each", mode, trips.Load(), s.Sections, s.FailedAttempts, want)
+		}
+	}
+}

@@ -92,23 +92,23 @@ func (w *worker) cycle(i int) error {
 // write is the server's.
 func (w *worker) enter() (value int64, err error) {
 	k := &w.keys
-	first := cmd("GET", k.resource)
+	then := cmd("GET", k.resource)
 	if w.cfg.Mode == ModeFenced {
-		first = cmd("INCR", k.fence)
+		then = cmd("INCR", k.fence)
 	}
-	r, err := w.send(first, cmd("INCR", k.inside))
+	r, err := w.send(cmd("INCR", k.inside), then)
 	if err != nil {
 		return 0, err
 	}
 	w.c.sections.Add(1)
-	if r[1].Int > 1 {
+	if r[0].Int > 1 {
 		w.c.overlaps.Add(1)
 	}
 	if w.cfg.Mode == ModeFenced {
-		w.fence = strconv.FormatInt(r[0].Int, 10)
+		w.fence = strconv.FormatInt(r[1].Int, 10)
 		return 0, nil
 	}
-	if value, err = intValue(r[0]); err != nil {
+	if value, err = intValue(r[1]); err != nil {
 		return 0, fmt.Errorf("%s: GET %s: %w", w.name, k.resource, err)
 	}
 	return value, nil

@@ -20,11 +20,26 @@ type Conn struct {
 	target Target
 	name   string // CLIENT SETNAME, when not empty
 
-	mu     sync.Mutex
+	mu   sync.Mutex
+	link *link
+	db   int
+	user string
+	pass string
+}
+
+// link is one go-redis connection: a client whose pool holds one
+// connection, and that connection taken out of the pool for good
+// (redis.Conn), so that no command pays for the pool's health check (a
+// system call each time a pooled connection is taken). A broken link is
+// dropped whole, and the next command dials a new one.
+type link struct {
 	client *redis.Client
-	db     int
-	user   string
-	pass   string
+	conn   *redis.Conn
+}
+
+func (l *link) close() {
+	l.conn.Close()
+	l.client.Close()
 }
 
 // NewConn makes a connection to t that dials on first use. A non-empty
@@ -38,20 +53,22 @@ func NewConn(t Target, name string) *Conn {
 // not be made or broke, or a ctx cancelled while waiting (the connection
 // is then dropped, so a blocking command cannot answer a later caller).
 func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
-	client := c.current()
-	stop := context.AfterFunc(ctx, func() { c.drop(client) })
-	raw, err := client.DoRaw(context.WithoutCancel(ctx), toAny(args)...).Result()
+	l := c.current()
+	stop := context.AfterFunc(ctx, func() { c.drop(l) })
+	cmd := redis.NewRawCmd(ctx, toAny(args)...)
+	l.conn.Process(context.WithoutCancel(ctx), cmd)
+	raw, err := cmd.Result()
 	stop()
 	if ctx.Err() != nil {
 		return resp.Reply{}, ctx.Err()
 	}
 	if err != nil && len(raw) == 0 {
-		c.drop(client)
+		c.drop(l)
 		return resp.Reply{}, err
 	}
 	reply, _, perr := resp.Parse(raw)
 	if perr != nil {
-		c.drop(client)
+		c.drop(l)
 		return resp.Reply{}, perr
 	}
 	c.remember(args, reply)
@@ -60,10 +77,10 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 
 // Ping dials if needed and checks the server answers.
 func (c *Conn) Ping(ctx context.Context) error {
-	client := c.current()
-	err := client.Ping(ctx).Err()
+	l := c.current()
+	err := l.conn.Ping(ctx).Err()
 	if err != nil && !IsServerError(err) {
-		c.drop(client)
+		c.drop(l)
 		return err
 	}
 	return nil // a Redis error (NOAUTH, say) still means we are connected
@@ -73,10 +90,10 @@ func (c *Conn) Ping(ctx context.Context) error {
 // returns their replies in order: the same as sending them one by one,
 // minus the round trips.
 func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
-	client := c.current()
-	stop := context.AfterFunc(ctx, func() { c.drop(client) }) // Ctrl-C: a blocked command must not hold us
+	l := c.current()
+	stop := context.AfterFunc(ctx, func() { c.drop(l) }) // Ctrl-C: a blocked command must not hold us
 	defer stop()
-	pipe := client.Pipeline()
+	pipe := l.conn.Pipeline()
 	cmds := make([]*redis.RawCmd, len(batch))
 	for i, args := range batch {
 		cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
@@ -90,12 +107,12 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	for i, cmd := range cmds {
 		raw, err := cmd.Result()
 		if err != nil && len(raw) == 0 {
-			c.drop(client)
+			c.drop(l)
 			return replies, err
 		}
 		reply, _, err := resp.Parse(raw)
 		if err != nil {
-			c.drop(client)
+			c.drop(l)
 			return replies, err
 		}
 		c.remember(batch[i], reply)
@@ -121,28 +138,31 @@ func (c *Conn) credentials() (user, pass string) {
 func (c *Conn) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.client != nil {
-		c.client.Close()
-		c.client = nil
+	if c.link != nil {
+		c.link.close()
+		c.link = nil
 	}
 }
 
-func (c *Conn) current() *redis.Client {
+func (c *Conn) current() *link {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.client == nil {
-		c.client = redis.NewClient(c.options())
+	if c.link == nil {
+		client := redis.NewClient(c.options())
+		c.link = &link{client: client, conn: client.Conn()}
 	}
-	return c.client
+	return c.link
 }
 
-func (c *Conn) drop(client *redis.Client) {
+// drop closes l, which cuts a command in flight on it, and forgets it if
+// it is still the current link.
+func (c *Conn) drop(l *link) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.client == client {
-		c.client = nil
+	if c.link == l {
+		c.link = nil
 	}
-	client.Close()
+	l.close()
 }
 
 func (c *Conn) options() *redis.Options {
