@@ -32,15 +32,25 @@ type Conn struct {
 // (redis.Conn), so that no command pays for the pool's health check (a
 // system call each time a pooled connection is taken). A broken link is
 // dropped whole, and the next command dials a new one.
+//
+// A redis.Conn serves one goroutine at a time: busy queues the callers,
+// as the pool of one did. close closes the client only, whose pool closes
+// the socket and so cuts a command in flight; closing the redis.Conn
+// itself while a command finishes on it would race with that command.
 type link struct {
 	client *redis.Client
 	conn   *redis.Conn
+	busy   sync.Mutex
 }
 
-func (l *link) close() {
-	l.conn.Close()
-	l.client.Close()
+// run runs f on the connection, when no other caller is on it.
+func (l *link) run(f func(conn *redis.Conn)) {
+	l.busy.Lock()
+	defer l.busy.Unlock()
+	f(l.conn)
 }
+
+func (l *link) close() { l.client.Close() }
 
 // NewConn makes a connection to t that dials on first use. A non-empty
 // name is set on the server with CLIENT SETNAME.
@@ -56,7 +66,7 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 	l := c.current()
 	stop := context.AfterFunc(ctx, func() { c.drop(l) })
 	cmd := redis.NewRawCmd(ctx, toAny(args)...)
-	l.conn.Process(context.WithoutCancel(ctx), cmd)
+	l.run(func(conn *redis.Conn) { conn.Process(context.WithoutCancel(ctx), cmd) })
 	raw, err := cmd.Result()
 	stop()
 	if ctx.Err() != nil {
@@ -78,7 +88,8 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 // Ping dials if needed and checks the server answers.
 func (c *Conn) Ping(ctx context.Context) error {
 	l := c.current()
-	err := l.conn.Ping(ctx).Err()
+	var err error
+	l.run(func(conn *redis.Conn) { err = conn.Ping(ctx).Err() })
 	if err != nil && !IsServerError(err) {
 		c.drop(l)
 		return err
@@ -93,13 +104,15 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	l := c.current()
 	stop := context.AfterFunc(ctx, func() { c.drop(l) }) // Ctrl-C: a blocked command must not hold us
 	defer stop()
-	pipe := l.conn.Pipeline()
 	cmds := make([]*redis.RawCmd, len(batch))
-	for i, args := range batch {
-		cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
-		pipe.Process(ctx, cmds[i])
-	}
-	pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
+	l.run(func(conn *redis.Conn) {
+		pipe := conn.Pipeline()
+		for i, args := range batch {
+			cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
+			pipe.Process(ctx, cmds[i])
+		}
+		pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
+	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

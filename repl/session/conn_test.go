@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,5 +50,70 @@ func TestCancelCutsBlockedCommand(t *testing.T) {
 				t.Errorf("GET db3:key on database 3: %v, %v; the redial lost SELECT 3", r, err)
 			}
 		})
+	}
+}
+
+// TestCutsRaceFree: commands cut at every moment of their round trip (a
+// ctx that ends after 20 to 220µs), from several goroutines at once and
+// with a Close now and then, leave no race for -race to find, and each
+// call either answers or says why not.
+func TestCutsRaceFree(t *testing.T) {
+	addr := redistest.Real(t)
+	c := NewConn(Target{Network: "tcp", Addr: addr}, "")
+	defer c.Close()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 500 {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Duration(20+(i*37+g*11)%200)*time.Microsecond)
+				var err error
+				var r resp.Reply
+				if i%2 == 0 {
+					r, err = c.Do(ctx, []string{"PING"})
+				} else {
+					var rs []resp.Reply
+					if rs, err = c.DoBatch(ctx, [][]string{{"PING"}, {"PING"}}); err == nil {
+						r = rs[1]
+					}
+				}
+				cancel()
+				if err == nil && r.Str != "PONG" {
+					t.Errorf("PING answered %v", r)
+				}
+				if g == 0 && i%50 == 0 {
+					c.Close()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if r, err := c.Do(context.Background(), []string{"PING"}); err != nil || r.Str != "PONG" {
+		t.Errorf("after the cuts: %v, %v; want PONG", r, err)
+	}
+}
+
+// TestServerClosedConnection: when the server closes a session's
+// connection (CLIENT KILL here; a restart or its idle timeout alike), the
+// next command reports it, as redis-cli does, and the one after that
+// redials on the database SELECT chose, with the connection's name.
+func TestServerClosedConnection(t *testing.T) {
+	addr := redistest.Real(t)
+	ctx := context.Background()
+	c := NewConn(Target{Network: "tcp", Addr: addr}, "victim")
+	defer c.Close()
+	admin := NewConn(Target{Network: "tcp", Addr: addr}, "")
+	defer admin.Close()
+	c.Do(ctx, []string{"SELECT", "5"})
+	c.Do(ctx, []string{"SET", "where", "db5"})
+	if r, err := admin.Do(ctx, []string{"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}); err != nil || r.Int != 1 {
+		t.Fatalf("CLIENT KILL: %v, %v; want 1 client killed", r, err)
+	}
+	_, err := c.Do(ctx, []string{"GET", "where"})
+	if err == nil || Describe(err, c.target) != "Error: Server closed the connection" || !IsDropped(err) {
+		t.Errorf("the first command after the kill: %v (%q); want redis-cli's Server closed the connection", err, Describe(err, c.target))
+	}
+	r, err := c.DoBatch(ctx, [][]string{{"GET", "where"}, {"CLIENT", "GETNAME"}})
+	if err != nil || r[0].Str != "db5" || r[1].Str != "victim" {
+		t.Errorf("after the redial: %v, %v; want db5's value and the name", r, err)
 	}
 }

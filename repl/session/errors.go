@@ -68,3 +68,11 @@ func isAuth(msg string) bool {
 	return strings.HasPrefix(msg, "WRONGPASS") || strings.HasPrefix(msg, "NOAUTH") ||
 		strings.Contains(msg, "AUTH") || strings.Contains(msg, "password")
 }
+
+// IsDropped reports whether err says the server closed a connection that
+// was open (an end of stream, a reset, a broken pipe), rather than that
+// none could be made.
+func IsDropped(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}

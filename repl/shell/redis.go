@@ -135,9 +135,13 @@ func (s *Shell) connFailed(ctx context.Context, hc interp.HandlerContext, t sess
 	if session.IsServerError(err) {
 		return interp.ExitStatus(1)
 	}
-	if t.Embedded {
+	switch {
+	case t.Embedded:
 		fmt.Fprintln(hc.Stderr, "hint: the embedded Redis has stopped; restart locklab")
-	} else {
+	case session.IsDropped(err):
+		fmt.Fprintf(hc.Stderr, "hint: %s closed this session's connection (a restart, CLIENT KILL or its idle timeout); "+
+			"the next command connects again, on the same database.\n", t.Label())
+	default:
 		fmt.Fprintf(hc.Stderr, "hint: is a Redis running at %s? `docker compose up -d` starts one; "+
 			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label())
 	}
