@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -99,17 +100,35 @@ func (in *input) closeShells() {
 }
 
 func (in *input) run(ctx context.Context) int {
+	if !in.opts.HasLine && len(in.opts.Args) == 0 {
+		if isTerminal(in.stdin) {
+			return in.interactive(ctx) // the REPL and piped input take Ctrl-C per entry
+		}
+		return in.piped(ctx)
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	switch {
 	case in.opts.HasLine:
 		return in.runLine(ctx, in.opts.Line, true)
-	case len(in.opts.Args) > 0 && looksLikeFile(in.opts.Args[0]):
+	case looksLikeFile(in.opts.Args[0]):
 		return in.runFile(ctx, in.opts.Args[0], in.opts.Args[1:])
-	case len(in.opts.Args) > 0:
-		return in.runLine(ctx, quoteWords(in.opts.Args), false)
-	case isTerminal(in.stdin):
-		return in.interactive(ctx)
 	}
-	return in.piped(ctx)
+	return in.runLine(ctx, quoteWords(in.opts.Args), false)
+}
+
+// interruptible is ctx, cancelled by the first Ctrl-C (SIGINT), so that a
+// script, -c LINE or a command such as `locklab load ...` stops its jobs
+// and says what ran (exit status 130). A second Ctrl-C ends the process at
+// once, as the default does. When locklab was started with SIGINT ignored
+// (a background job of a non-interactive shell), it stays ignored.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	if signal.Ignored(os.Interrupt) {
+		return context.WithCancel(ctx)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	context.AfterFunc(ctx, stop)
+	return ctx, stop
 }
 
 // newShell makes the shell for this run. notes is whether it annotates by
