@@ -26,10 +26,15 @@
 // With --locks L above 1, lock i is K:i (1..L) and its keys derive from it.
 //
 // A cycle's commands that follow one another with no decision between
-// them go in one pipeline: acquire (SET NX PX), then enter and read (INCR
-// K:inside, GET K:resource), then write, leave and release (SET
-// K:resource, DECR K:inside, the release script). The server runs them in
-// the order sent, as if one by one; only the round trips are saved.
+// them go in one pipeline. In break and fix mode that is three round
+// trips: acquire (SET NX PX); enter and read (INCR K:inside, GET
+// K:resource); write, leave and release (SET K:resource, DECR K:inside,
+// the release script). Fenced mode takes a token where the others read
+// (INCR K:inside, INCR K:fence), and its write is a script that must
+// answer before the worker leaves, so it is a round trip of its own: four
+// in all. Extend mode adds the watchdog's. The server runs a pipeline's
+// commands in the order sent, as it would one by one; only the waiting
+// for each answer is saved.
 //
 // Workers and iterations count from 1: worker 3's seventh cycle uses the
 // token w3-i7, as in the seeds' lab. The dial function is called once per
