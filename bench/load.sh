@@ -117,7 +117,7 @@ print(f"(a) load --mode fix --work 0, {w} workers on {w} locks: {med(lambda r: r
 print(f"    vs redis-benchmark -c {w}, the same commands in the same round trips: ratio {med(lambda r: r[0]/r[1]):.2f}x, rounds {lo:.2f}-{hi:.2f}x (target >= 0.8x)")
 print(f"    vs redis-benchmark -c {w}, the same commands one per round trip:      ratio {med(lambda r: r[0]/r[2]):.2f}x")
 print(f"(b) the {w} workers on one lock: {med(lambda r: r[3]):.0f} lock cycles/s")
-print(f"    vs one redis-benchmark client running the cycle's round trips back to back: ratio {med(lambda r: r[3]/r[4]):.2f}x")
-print(f"    vs redis-benchmark -c {w} as in (a), which no lock can reach (it lets one cycle in at a time): ratio {med(lambda r: r[3]/r[1]):.2f}x")
+print(f"    vs one redis-benchmark client running the same round trips back to back: ratio {med(lambda r: r[3]/r[4]):.2f}x")
+print(f"    vs redis-benchmark -c {w} as in (a), which no lock can reach, as it lets one cycle in at a time: ratio {med(lambda r: r[3]/r[1]):.2f}x")
 print(f"(c) 1,000 workers (fix, --work 0, 2 iterations): peak RSS {rss/1024:.1f} MB (target < 200 MB)")
 ' "$workers" "$rss_kb"

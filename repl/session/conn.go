@@ -189,7 +189,12 @@ func (c *Conn) options() *redis.Options {
 		Protocol: protocol, DisableIdentity: true,
 		PoolSize: 1, MaxRetries: -1, MinIdleConns: 0,
 		PipelinePoolSize: -1, // pipelines must use the session's one connection
-		DialTimeout:      5 * time.Second, ReadTimeout: -1, WriteTimeout: 10 * time.Second,
+		DialTimeout:      5 * time.Second,
+		// No socket deadlines at all (-2: not even a cleared one before
+		// each read and write, which costs a timer update each time): a
+		// blocking command may wait for ever, and Ctrl-C cuts any command
+		// by closing the connection.
+		ReadTimeout: -2, WriteTimeout: -2,
 	}
 }
 
