@@ -104,3 +104,20 @@ func tlsConfig(o *cliflags.Options, addr string) (*tls.Config, error) {
 	}
 	return cfg, nil
 }
+
+// OnThisMachine reports whether t is a server on this machine: a Unix
+// socket or a loopback address (the embedded one too).
+func (t Target) OnThisMachine() bool {
+	if t.Network == "unix" || t.Embedded {
+		return true
+	}
+	host, _, err := net.SplitHostPort(t.Addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
