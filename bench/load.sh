@@ -26,14 +26,14 @@
 #      under 200 MB.
 #
 # A round runs locklab, then redis-benchmark, then the other case; ROUNDS
-# rounds (5) alternate them so both see the same machine, and the summary
+# rounds (9) alternate them so both see the same machine, and the summary
 # is the median of the rounds' ratios.
-# Usage: bench/load.sh [ROUNDS (5)] [ITERATIONS_PER_WORKER (400)] [REDIS_BENCHMARK_REQUESTS (100000)]
+# Usage: bench/load.sh [ROUNDS (9)] [ITERATIONS_PER_WORKER (400)] [REDIS_BENCHMARK_REQUESTS (50000)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-5}
+rounds=${1:-9}
 iterations=${2:-400}
-requests=${3:-100000}
+requests=${3:-50000}
 workers=50
 work=$(mktemp -d)
 port=
