@@ -96,30 +96,51 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 	ctl := dial(0)
 	defer ctl.Close()
 	if err := r.prepare(ctx, ctl); err != nil {
-		stats.Interrupted = ctx.Err() != nil
-		if stats.Interrupted {
+		if ctx.Err() != nil {
+			stats.Interrupted = true
 			return stats, nil
 		}
 		return stats, err
 	}
-
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	cmdCtx, cmdStop := context.WithCancel(context.WithoutCancel(ctx))
-	defer cmdStop()
-	context.AfterFunc(runCtx, func() { time.AfterFunc(grace, cmdStop) })
 
 	var bar *progressBar
 	if progress != nil {
 		bar = newProgressBar(progress, cfg, &r.c)
 	}
 	start := time.Now()
+	workerErr := r.runWorkers(ctx, dial)
+	stats.Elapsed = time.Since(start)
+	stats.Interrupted = ctx.Err() != nil
+	if bar != nil {
+		bar.finish()
+	}
+	resource, readErr := r.finalRead(ctx, ctl)
+	r.c.fill(&stats)
+	stats.Resource = resource
+	if workerErr != nil {
+		return stats, workerErr
+	}
+	if readErr != nil && !stats.Interrupted {
+		return stats, fmt.Errorf("load: reading the resource: %w", readErr)
+	}
+	return stats, nil
+}
+
+// runWorkers runs workers 1..N, each on dial(id), until all are done, one
+// fails (which stops the others) or ctx ends, and returns the first
+// failure. A stopped worker's commands get grace to finish.
+func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) error {
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	cmdCtx, cmdStop := context.WithCancel(context.WithoutCancel(ctx))
+	defer cmdStop()
+	context.AfterFunc(runCtx, func() { time.AfterFunc(grace, cmdStop) })
 	var (
 		wg       sync.WaitGroup
 		errOnce  sync.Once
 		firstErr error
 	)
-	for id := 1; id <= cfg.Workers; id++ {
+	for id := 1; id <= r.cfg.Workers; id++ {
 		wg.Go(func() {
 			w := newWorker(r, id, dial(id), runCtx, cmdCtx)
 			defer w.close()
@@ -130,29 +151,18 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 		})
 	}
 	wg.Wait()
-	stats.Elapsed = time.Since(start)
-	stats.Interrupted = ctx.Err() != nil
-	if bar != nil {
-		bar.finish()
-	}
+	return firstErr
+}
 
-	// The final read: the run's own ctx, or a short grace when stopped.
-	readCtx := ctx
+// finalRead reads the resource: within the run's ctx, or, when the run
+// was stopped, within a short grace.
+func (r *runner) finalRead(ctx context.Context, ctl Conn) (int64, error) {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
-		readCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), grace)
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), grace)
 		defer cancel()
 	}
-	resource, rerr := r.readResources(readCtx, ctl)
-	r.c.fill(&stats)
-	stats.Resource = resource
-	if firstErr != nil {
-		return stats, firstErr
-	}
-	if rerr != nil && !stats.Interrupted {
-		return stats, fmt.Errorf("load: reading the resource: %w", rerr)
-	}
-	return stats, nil
+	return r.readResources(ctx, ctl)
 }
 
 func (c *counters) fill(s *Stats) {
