@@ -79,8 +79,8 @@ var errStopped = errors.New("stopped")
 // Run runs cfg: workers 1..N, each on dial(worker), and a control
 // connection dial(0) that deletes the keys first and reads the resource at
 // the end. progress, when not nil, gets a live progress bar (give it a
-// terminal only). Run fills cfg's zero Workers, Iterations, Mode, TTL and
-// Key with their defaults; zero Work means no work.
+// terminal only). Run fills cfg's zero Workers, Iterations, Mode, TTL, Key
+// and Locks with their defaults; zero Work means no work.
 //
 // When ctx is cancelled the workers stop within a few milliseconds (at
 // most grace, 50ms, on a server that stops answering) and Run returns the
