@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/interp"
 
@@ -56,13 +57,33 @@ func (s *Shell) loadWord(ctx context.Context, hc interp.HandlerContext, args []s
 // cycle waits on it (on 2 CPUs, 1 instead of 2 gave 10-15% more cycles/s
 // in alternated runs). Not for the embedded server, which is locklab's
 // own goroutines, nor when GOMAXPROCS is set: the user chose.
+// Loads running at once (background jobs) share the setting: the first
+// one in lowers it, the last one out restores it.
 func leaveServerACore(t session.Target) (restore func()) {
 	n := runtime.NumCPU()
 	if t.Embedded || !t.OnThisMachine() || n < 2 || os.Getenv("GOMAXPROCS") != "" {
 		return func() {}
 	}
-	before := runtime.GOMAXPROCS(n - 1)
-	return func() { runtime.GOMAXPROCS(before) }
+	loadProcs.Lock()
+	defer loadProcs.Unlock()
+	if loadProcs.running == 0 {
+		loadProcs.before = runtime.GOMAXPROCS(n - 1)
+	}
+	loadProcs.running++
+	return func() {
+		loadProcs.Lock()
+		defer loadProcs.Unlock()
+		if loadProcs.running--; loadProcs.running == 0 {
+			runtime.GOMAXPROCS(loadProcs.before)
+		}
+	}
+}
+
+// loadProcs is how many loads run on one CPU fewer, and the setting
+// before the first of them.
+var loadProcs struct {
+	sync.Mutex
+	running, before int
 }
 
 // splitModes takes --modes A,B,... out of the arguments.

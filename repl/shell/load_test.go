@@ -33,3 +33,24 @@ func TestLeaveServerACore(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaveServerACoreOverlapping: two loads at once (background jobs),
+// ending in either order, give the setting back as it was.
+func TestLeaveServerACoreOverlapping(t *testing.T) {
+	n := runtime.NumCPU()
+	if n < 2 || os.Getenv("GOMAXPROCS") != "" {
+		t.Skipf("%d CPUs, GOMAXPROCS=%q: nothing to leave", n, os.Getenv("GOMAXPROCS"))
+	}
+	before := runtime.GOMAXPROCS(0)
+	local := session.Target{Network: "tcp", Addr: "127.0.0.1:6379"}
+	first := leaveServerACore(local)
+	second := leaveServerACore(local)
+	first()
+	if got := runtime.GOMAXPROCS(0); got != n-1 {
+		t.Errorf("GOMAXPROCS %d while the second load runs, want %d", got, n-1)
+	}
+	second()
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Errorf("GOMAXPROCS %d after both, want %d back", got, before)
+	}
+}
