@@ -59,31 +59,35 @@ func (s *Shell) loadWord(ctx context.Context, hc interp.HandlerContext, args []s
 // own goroutines, nor when GOMAXPROCS is set: the user chose.
 // Loads running at once (background jobs) share the setting: the first
 // one in lowers it, the last one out restores it.
+//
+// The CPUs are the runtime's default GOMAXPROCS, which follows a
+// container's CPU limit (NumCPU does not); restoring goes back to that
+// default, so that it follows the limit again.
 func leaveServerACore(t session.Target) (restore func()) {
-	n := runtime.NumCPU()
-	if t.Embedded || !t.OnThisMachine() || n < 2 || os.Getenv("GOMAXPROCS") != "" {
+	if t.Embedded || !t.OnThisMachine() || os.Getenv("GOMAXPROCS") != "" {
 		return func() {}
 	}
 	loadProcs.Lock()
 	defer loadProcs.Unlock()
 	if loadProcs.running == 0 {
-		loadProcs.before = runtime.GOMAXPROCS(n - 1)
+		if n := runtime.GOMAXPROCS(0); n >= 2 {
+			runtime.GOMAXPROCS(n - 1)
+		}
 	}
 	loadProcs.running++
 	return func() {
 		loadProcs.Lock()
 		defer loadProcs.Unlock()
 		if loadProcs.running--; loadProcs.running == 0 {
-			runtime.GOMAXPROCS(loadProcs.before)
+			runtime.SetDefaultGOMAXPROCS()
 		}
 	}
 }
 
-// loadProcs is how many loads run on one CPU fewer, and the setting
-// before the first of them.
+// loadProcs is how many loads run on one CPU fewer.
 var loadProcs struct {
 	sync.Mutex
-	running, before int
+	running int
 }
 
 // splitModes takes --modes A,B,... out of the arguments.

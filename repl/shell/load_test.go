@@ -12,11 +12,11 @@ import (
 // on one CPU fewer, and the setting comes back after; the embedded server
 // and a remote one keep every CPU.
 func TestLeaveServerACore(t *testing.T) {
-	n := runtime.NumCPU()
+	n := runtime.GOMAXPROCS(0)
 	if n < 2 || os.Getenv("GOMAXPROCS") != "" {
 		t.Skipf("%d CPUs, GOMAXPROCS=%q: nothing to leave", n, os.Getenv("GOMAXPROCS"))
 	}
-	before := runtime.GOMAXPROCS(0)
+	before := n
 	for target, want := range map[session.Target]int{
 		{Network: "tcp", Addr: "127.0.0.1:6379"}:                 n - 1,
 		{Network: "unix", Addr: "/tmp/redis.sock"}:               n - 1,
@@ -37,11 +37,11 @@ func TestLeaveServerACore(t *testing.T) {
 // TestLeaveServerACoreOverlapping: two loads at once (background jobs),
 // ending in either order, give the setting back as it was.
 func TestLeaveServerACoreOverlapping(t *testing.T) {
-	n := runtime.NumCPU()
+	n := runtime.GOMAXPROCS(0)
 	if n < 2 || os.Getenv("GOMAXPROCS") != "" {
 		t.Skipf("%d CPUs, GOMAXPROCS=%q: nothing to leave", n, os.Getenv("GOMAXPROCS"))
 	}
-	before := runtime.GOMAXPROCS(0)
+	before := n
 	local := session.Target{Network: "tcp", Addr: "127.0.0.1:6379"}
 	first := leaveServerACore(local)
 	second := leaveServerACore(local)
