@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
@@ -42,16 +44,17 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.AuthWarning {
 		fmt.Fprintln(stderr, "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.")
 	}
-	o.color = useColor(o.NoColor, stdout)
-	target, stop, err := openTarget(&o.Flags)
+	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr}
+	defer in.endByInterrupt() // last, once everything below is cleaned up
+	in.opts.color = useColor(o.NoColor, stdout)
+	target, stop, err := openTarget(&in.opts.Flags)
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)
 		return 1
 	}
 	defer stop()
-	sessions := session.NewSet(target)
-	defer sessions.Close()
-	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr, sessions: sessions}
+	in.sessions = session.NewSet(target)
+	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())
 }
@@ -91,6 +94,7 @@ type input struct {
 	stdout, stderr io.Writer
 	sessions       *session.Set
 	shells         []*shell.Shell
+	interrupted    atomic.Bool // a Ctrl-C stopped a script, -c LINE or a command
 }
 
 func (in *input) closeShells() {
@@ -106,7 +110,7 @@ func (in *input) run(ctx context.Context) int {
 		}
 		return in.piped(ctx)
 	}
-	ctx, stop := interruptible(ctx)
+	ctx, stop := in.interruptible(ctx)
 	defer stop()
 	switch {
 	case in.opts.HasLine:
@@ -119,16 +123,45 @@ func (in *input) run(ctx context.Context) int {
 
 // interruptible is ctx, cancelled by the first Ctrl-C (SIGINT), so that a
 // script, -c LINE or a command such as `locklab load ...` stops its jobs
-// and says what ran (exit status 130). A second Ctrl-C ends the process at
-// once, as the default does. When locklab was started with SIGINT ignored
-// (a background job of a non-interactive shell), it stays ignored.
-func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+// and says what ran. A second Ctrl-C ends the process at once, as the
+// default does. When locklab was started with SIGINT ignored (a
+// background job of a non-interactive shell), it stays ignored.
+func (in *input) interruptible(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
 	if signal.Ignored(os.Interrupt) {
-		return context.WithCancel(ctx)
+		return ctx, cancel
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	context.AfterFunc(ctx, stop)
-	return ctx, stop
+	sigint := make(chan os.Signal, 1)
+	signal.Notify(sigint, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigint:
+			in.interrupted.Store(true)
+			signal.Stop(sigint) // the next Ctrl-C: the default, the end
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigint)
+		close(done)
+		cancel()
+	}
+}
+
+// endByInterrupt ends the process by SIGINT when a Ctrl-C stopped it, once
+// everything is cleaned up and the summary printed: a shell that runs
+// locklab in a loop then sees the interrupt and stops, as it does for
+// redis-cli. Where a process cannot signal itself, the status says 130.
+func (in *input) endByInterrupt() {
+	if !in.interrupted.Load() {
+		return
+	}
+	signal.Reset(os.Interrupt)
+	if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(os.Interrupt) == nil {
+		time.Sleep(time.Second) // the signal ends the process meanwhile
+	}
 }
 
 // newShell makes the shell for this run. notes is whether it annotates by
