@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -38,19 +39,38 @@ type Conn struct {
 // the socket and so cuts a command in flight; closing the redis.Conn
 // itself while a command finishes on it would race with that command.
 type link struct {
-	client *redis.Client
-	conn   *redis.Conn
-	busy   sync.Mutex
+	client  *redis.Client
+	conn    *redis.Conn
+	busy    sync.Mutex
+	dropped atomic.Bool
 }
 
-// run runs f on the connection, when no other caller is on it.
-func (l *link) run(f func(conn *redis.Conn)) {
-	l.busy.Lock()
-	defer l.busy.Unlock()
-	f(l.conn)
+func (l *link) close() {
+	l.dropped.Store(true)
+	l.client.Close()
 }
 
-func (l *link) close() { l.client.Close() }
+// exec runs send on the current link when no other caller is on it, and
+// returns the link it used; a cancelled ctx drops the link, which cuts
+// send (or the command ahead of it) short. A caller that waited for a
+// link another caller's cut dropped has sent nothing yet: it takes the
+// next link rather than fail.
+func (c *Conn) exec(ctx context.Context, send func(conn *redis.Conn)) *link {
+	for {
+		l := c.current()
+		stop := context.AfterFunc(ctx, func() { c.drop(l) })
+		l.busy.Lock()
+		if l.dropped.Load() && ctx.Err() == nil {
+			l.busy.Unlock()
+			stop()
+			continue
+		}
+		send(l.conn)
+		l.busy.Unlock()
+		stop()
+		return l
+	}
+}
 
 // NewConn makes a connection to t that dials on first use. A non-empty
 // name is set on the server with CLIENT SETNAME.
@@ -63,12 +83,9 @@ func NewConn(t Target, name string) *Conn {
 // not be made or broke, or a ctx cancelled while waiting (the connection
 // is then dropped, so a blocking command cannot answer a later caller).
 func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
-	l := c.current()
-	stop := context.AfterFunc(ctx, func() { c.drop(l) })
 	cmd := redis.NewRawCmd(ctx, toAny(args)...)
-	l.run(func(conn *redis.Conn) { conn.Process(context.WithoutCancel(ctx), cmd) })
+	l := c.exec(ctx, func(conn *redis.Conn) { conn.Process(context.WithoutCancel(ctx), cmd) })
 	raw, err := cmd.Result()
-	stop()
 	if ctx.Err() != nil {
 		return resp.Reply{}, ctx.Err()
 	}
@@ -87,9 +104,11 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 
 // Ping dials if needed and checks the server answers.
 func (c *Conn) Ping(ctx context.Context) error {
-	l := c.current()
 	var err error
-	l.run(func(conn *redis.Conn) { err = conn.Ping(ctx).Err() })
+	l := c.exec(ctx, func(conn *redis.Conn) { err = conn.Ping(ctx).Err() })
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil && !IsServerError(err) {
 		c.drop(l)
 		return err
@@ -101,11 +120,8 @@ func (c *Conn) Ping(ctx context.Context) error {
 // returns their replies in order: the same as sending them one by one,
 // minus the round trips.
 func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
-	l := c.current()
-	stop := context.AfterFunc(ctx, func() { c.drop(l) }) // Ctrl-C: a blocked command must not hold us
-	defer stop()
 	cmds := make([]*redis.RawCmd, len(batch))
-	l.run(func(conn *redis.Conn) {
+	l := c.exec(ctx, func(conn *redis.Conn) {
 		pipe := conn.Pipeline()
 		for i, args := range batch {
 			cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)

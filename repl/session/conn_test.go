@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,5 +116,49 @@ func TestServerClosedConnection(t *testing.T) {
 	r, err := c.DoBatch(ctx, [][]string{{"GET", "where"}, {"CLIENT", "GETNAME"}})
 	if err != nil || r[0].Str != "db5" || r[1].Str != "victim" {
 		t.Errorf("after the redial: %v, %v; want db5's value and the name", r, err)
+	}
+}
+
+// TestQueuedCommandSurvivesAnothersCut: a command waiting for the
+// connection while another caller's blocking command is cut (Ctrl-C on a
+// job) was never sent, so it goes out on the next connection and answers.
+func TestQueuedCommandSurvivesAnothersCut(t *testing.T) {
+	addr := redistest.Real(t)
+	c := NewConn(Target{Network: "tcp", Addr: addr}, "")
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	blocked := make(chan error, 1)
+	go func() {
+		_, err := c.Do(ctx, []string{"BLPOP", "nothing:here", "0"})
+		blocked <- err
+	}()
+	// Wait until the BLPOP holds the connection: CLIENT LIST shows it blocked.
+	admin := NewConn(Target{Network: "tcp", Addr: addr}, "")
+	defer admin.Close()
+	for i := 0; ; i++ {
+		r, err := admin.Do(context.Background(), []string{"CLIENT", "LIST"})
+		if err == nil && strings.Contains(r.Str, "cmd=blpop") {
+			break
+		}
+		if i == 200 {
+			t.Fatalf("the BLPOP never blocked: %v, %v", r, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	queued := make(chan resp.Reply, 1)
+	go func() {
+		r, err := c.Do(context.Background(), []string{"PING"})
+		if err != nil {
+			t.Errorf("the queued PING: %v; want PONG on the next connection", err)
+		}
+		queued <- r
+	}()
+	time.Sleep(50 * time.Millisecond) // the PING is queued behind the BLPOP
+	cancel()
+	if err := <-blocked; !errors.Is(err, context.Canceled) {
+		t.Errorf("the cut BLPOP: %v; want context.Canceled", err)
+	}
+	if r := <-queued; r.Str != "PONG" {
+		t.Errorf("the queued PING answered %v, want PONG", r)
 	}
 }
