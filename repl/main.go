@@ -131,21 +131,14 @@ func (in *input) interruptible(parent context.Context) (context.Context, func())
 	if signal.Ignored(os.Interrupt) {
 		return ctx, cancel
 	}
-	sigint := make(chan os.Signal, 1)
-	signal.Notify(sigint, os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigint:
-			in.interrupted.Store(true)
-			signal.Stop(sigint) // the next Ctrl-C: the default, the end
-			cancel()
-		case <-done:
-		}
-	}()
+	ir := newInterrupter()
+	ir.set(func() {
+		in.interrupted.Store(true)
+		signal.Reset(os.Interrupt) // the next Ctrl-C: the default, the end
+		cancel()
+	})
 	return ctx, func() {
-		signal.Stop(sigint)
-		close(done)
+		ir.stop()
 		cancel()
 	}
 }
