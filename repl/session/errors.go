@@ -28,15 +28,31 @@ func Describe(err error, t Target) string {
 	if errors.As(err, &op) && op.Op == "dial" {
 		return fmt.Sprintf("Could not connect to Redis at %s: %s", t.Addr, reason(op.Err))
 	}
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "Error: Server closed the connection"
-	case errors.Is(err, syscall.ECONNRESET):
-		return "Error: Connection reset by peer"
-	case errors.Is(err, syscall.EPIPE):
-		return "Error: Broken pipe"
+	if msg, ok := droppedMessage(err); ok {
+		return msg
 	}
 	return "Error: " + err.Error()
+}
+
+// dropped are the ways a connection that was open ends, in redis-cli's
+// words.
+var dropped = []struct {
+	err error
+	msg string
+}{
+	{io.EOF, "Error: Server closed the connection"},
+	{io.ErrUnexpectedEOF, "Error: Server closed the connection"},
+	{syscall.ECONNRESET, "Error: Connection reset by peer"},
+	{syscall.EPIPE, "Error: Broken pipe"},
+}
+
+func droppedMessage(err error) (string, bool) {
+	for _, d := range dropped {
+		if errors.Is(err, d.err) {
+			return d.msg, true
+		}
+	}
+	return "", false
 }
 
 func reason(err error) string {
@@ -73,6 +89,6 @@ func isAuth(msg string) bool {
 // was open (an end of stream, a reset, a broken pipe), rather than that
 // none could be made.
 func IsDropped(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	_, ok := droppedMessage(err)
+	return ok
 }
