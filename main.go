@@ -14,7 +14,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/locklab/locklab/repl"
+	"github.com/locklab/locklab/repl/app"
 	"github.com/locklab/locklab/repl/cliflags"
 )
 
@@ -56,13 +56,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	return repl.Main(opts, stdin, stdout, stderr)
+	return app.Main(opts, stdin, stdout, stderr)
 }
 
 // parseArgs reads locklab's own options and redis-cli's, in any order,
 // until the first word that is not an option.
-func parseArgs(args []string) (repl.Options, error) {
-	var o repl.Options
+func parseArgs(args []string) (app.Options, error) {
+	var o app.Options
 	o.Flags.Set = map[string]bool{}
 	for len(args) > 0 && cliflags.IsFlag(args[0]) {
 		switch args[0] {

@@ -6,11 +6,10 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/commands"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
-	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // maxKeys bounds the keys remembered for completion (iredis keeps 300).
@@ -74,13 +73,13 @@ func bulkStrings(r resp.Reply) []string {
 // Do is readline's completion callback: the candidates' remaining runes
 // for the word under the cursor, and that word's length.
 func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
-	words, partial := splitForCompletion(string(line[:pos]))
+	cmd, partial := splitForCompletion(string(line[:pos]))
 	var cands []string
 	switch {
-	case len(words) == 0:
-		cands = matchCase(partial, append(commands.Names(), shell.Words()...))
-	case len(words) == 1 && len(commands.SubNames(words[0])) > 0:
-		cands = matchCase(partial, commands.SubNames(words[0]))
+	case len(cmd) == 0:
+		cands = matchCase(partial, append(commands.Names(), words.Names()...))
+	case len(cmd) == 1 && len(commands.SubNames(cmd[0])) > 0:
+		cands = matchCase(partial, commands.SubNames(cmd[0]))
 	default:
 		cands = c.matchKeys(partial)
 	}
@@ -126,7 +125,7 @@ func matchCase(partial string, names []string) []string {
 // the command being typed (after the last ;, &&, |, & or $( and past any
 // `@NAME`, `redis-cli [flags]` or `docker exec ... redis-cli [flags]`
 // prefix) and the partial word under the cursor.
-func splitForCompletion(text string) (words []string, partial string) {
+func splitForCompletion(text string) (cmd []string, partial string) {
 	if i := strings.LastIndexAny(text, ";|&("); i >= 0 {
 		text = text[i+1:]
 	}
@@ -134,56 +133,21 @@ func splitForCompletion(text string) (words []string, partial string) {
 	if len(fields) > 0 && !strings.HasSuffix(text, " ") {
 		partial, fields = fields[len(fields)-1], fields[:len(fields)-1]
 	}
-	return commandWords(fields), partial
-}
-
-// commandWords drops the prefixes that come before a Redis command.
-func commandWords(fields []string) []string {
-	for len(fields) > 0 {
-		switch {
-		case strings.HasPrefix(fields[0], "@"):
-			fields = fields[1:]
-		case fields[0] == "redis-cli":
-			fields = skipCLIFlags(fields[1:])
-		case fields[0] == "docker" && len(fields) >= 4 && fields[1] == "exec":
-			fields = fields[2:]
-			for len(fields) > 0 && strings.HasPrefix(fields[0], "-") {
-				fields = fields[1:]
-			}
-			if len(fields) > 0 {
-				fields = fields[1:] // the container
-			}
-		default:
-			return fields
-		}
-	}
-	return fields
-}
-
-func skipCLIFlags(fields []string) []string {
-	var o cliflags.Options
-	for len(fields) > 0 && cliflags.IsFlag(fields[0]) {
-		n, err := cliflags.ParseFlag(&o, fields)
-		if err != nil || n == 0 {
-			return fields[1:]
-		}
-		fields = fields[n:]
-	}
-	return fields
+	return words.RedisPart(fields), partial
 }
 
 // Hint is the grey argument hint for a line being typed, as redis-cli
 // shows: what is still to type for the command.
 func Hint(line string) string {
-	words, partial := splitForCompletion(line)
-	if partial != "" && len(words) > 0 {
+	cmd, partial := splitForCompletion(line)
+	if partial != "" && len(cmd) > 0 {
 		return "" // in the middle of an argument: nothing useful to add yet
 	}
 	if partial != "" {
-		words = append(words, partial)
+		cmd = append(cmd, partial)
 	}
-	if len(words) == 0 {
+	if len(cmd) == 0 {
 		return ""
 	}
-	return commands.Hint(words, strings.HasSuffix(line, " "))
+	return commands.Hint(cmd, strings.HasSuffix(line, " "))
 }

@@ -1,12 +1,10 @@
-// Package repl is locklab's terminal: the read-eval-print loop that reads
-// entries (one line, or several while the shell says the entry is
-// incomplete), runs each through the lab language with its own context,
-// and shows a redis-cli-style prompt.
+// Package repl is locklab's terminal: readline with a redis-cli-style
+// prompt, completion of commands, subcommands, lab words and keys seen,
+// grey argument hints, and the history file (which never keeps a secret).
 //
-// One loop serves every input: readline on a terminal (prompt, history,
-// completion, hints, Ctrl-C), and a plain line reader for piped stdin, so
-// that `locklab < lesson.txt` runs exactly what typing it would.
+// It reads lines and nothing else: the shell (repl/shell) parses each
+// entry as it is read and runs it. The pipeline, end to end:
 //
-// The pipeline, end to end: line -> repl (entry) -> shell (parse, dispatch)
-// -> session (Redis) -> resp (format) -> terminal.
+//	line -> repl (terminal) -> shell (parse, dispatch by repl/words)
+//	     -> session (Redis) -> resp (format) -> record (annotate) -> output
 package repl

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -8,10 +9,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/chzyer/readline"
+
+	"github.com/locklab/locklab/repl/shell"
 )
 
-// terminal is the LineReader for a person at a terminal.
-type terminal struct {
+// Terminal reads lines for a person at a terminal (a shell.LineReader).
+type Terminal struct {
 	rl     *readline.Instance
 	prompt string // the prompt shown now, for the hint's room on the line
 }
@@ -24,8 +27,8 @@ type TerminalConfig struct {
 }
 
 // NewTerminal opens readline on the process's terminal.
-func NewTerminal(cfg TerminalConfig) (LineReader, io.Writer, io.Writer, error) {
-	t := &terminal{}
+func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
+	t := &Terminal{}
 	rl, err := readline.NewEx(&readline.Config{
 		HistoryFile:            cfg.HistoryFile,
 		DisableAutoSaveHistory: true,
@@ -42,15 +45,21 @@ func NewTerminal(cfg TerminalConfig) (LineReader, io.Writer, io.Writer, error) {
 	return t, rl.Stdout(), rl.Stderr(), nil
 }
 
-func (t *terminal) ReadLine(prompt string) (string, error) {
+// ReadLine reads one line; Ctrl-C while typing gives shell.ErrInterrupt,
+// Ctrl-D on an empty line io.EOF.
+func (t *Terminal) ReadLine(prompt string) (string, error) {
 	t.prompt = prompt
 	t.rl.SetPrompt(prompt)
-	return t.rl.Readline()
+	line, err := t.rl.Readline()
+	if errors.Is(err, readline.ErrInterrupt) {
+		err = shell.ErrInterrupt
+	}
+	return line, err
 }
 
 // Remember saves an entry in the history, unless it holds a secret. A
 // multi-line entry is saved as one line, so it comes back whole.
-func (t *terminal) Remember(entry string) {
+func (t *Terminal) Remember(entry string) {
 	if line, ok := HistoryLine(entry); ok {
 		t.rl.SaveHistory(line)
 	}
@@ -59,7 +68,7 @@ func (t *terminal) Remember(entry string) {
 // Close restores the terminal. readline's Close can hang when input (a
 // Ctrl-D) arrived while a command ran (chzyer/readline#217), so it gets a
 // moment and no more: locklab is leaving anyway.
-func (t *terminal) Close() error {
+func (t *Terminal) Close() error {
 	done := make(chan error, 1)
 	go func() { done <- t.rl.Close() }()
 	select {
@@ -73,7 +82,7 @@ func (t *terminal) Close() error {
 // hintPainter draws hint(line) in grey after the text typed, when the
 // cursor is at the end of the line, cut to what fits on the line (a hint
 // that wrapped would leave debris when the line is redrawn).
-func (t *terminal) hintPainter(hint func(string) string) readline.Painter {
+func (t *Terminal) hintPainter(hint func(string) string) readline.Painter {
 	if hint == nil {
 		return nil
 	}

@@ -17,19 +17,6 @@ const (
 	defaultSeats = 1
 )
 
-func init() {
-	Macros = append(Macros,
-		Macro{Name: "book", Bidder: true,
-			Usage:   "book BIDDER [--slot KEY] [--seats N] [--work DUR]",
-			Summary: "check-then-act with no lock: LLEN, work, RPUSH (the double-booking bug)",
-			Run:     book},
-		Macro{Name: "book-locked", Bidder: true,
-			Usage:   "book-locked BIDDER TOKEN [--lock KEY] [--ttl DUR] [--work DUR] [--wait DUR] [--watchdog] [--release get-del|eval|blind] [--slot KEY] [--seats N]",
-			Summary: "SET lock TOKEN NX PX ttl, the same booking, then release (the fix; --wait retries the SET)",
-			Run:     bookLocked},
-	)
-}
-
 // booking is the check-then-act both booking macros share.
 type booking struct {
 	slot  *string
@@ -92,7 +79,7 @@ func failed(env Env, session, who string, r resp.Reply, err error) error {
 }
 
 func book(ctx context.Context, env Env, args []string) error {
-	f := newFlags(Find("book"))
+	f := newFlags("book", bookUsage)
 	b := bookingFlags(f)
 	pos, err := f.parse(args, 1)
 	if err != nil {
@@ -104,7 +91,7 @@ func book(ctx context.Context, env Env, args []string) error {
 // bookLocked is book_with_lock.sh: the lock first, then the booking, then
 // the release the flag names (the lesson's GET, compare, DEL by default).
 func bookLocked(ctx context.Context, env Env, args []string) error {
-	f := newFlags(Find("book-locked"))
+	f := newFlags("book-locked", bookLockedUsage)
 	b := bookingFlags(f)
 	lock := f.fs.String("lock", defaultLock, "the lock key")
 	ttl := f.duration("ttl", defaultTTL, "the lock's TTL")

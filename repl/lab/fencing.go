@@ -24,21 +24,8 @@ redis.call('SET', KEYS[2], token)
 redis.call('RPUSH', KEYS[1], ARGV[2])
 return 1`
 
-func init() {
-	Macros = append(Macros,
-		Macro{Name: "extend",
-			Usage:   "extend KEY TOKEN TTL",
-			Summary: "compare-and-PEXPIRE: give the lock TTL more time, only if TOKEN still holds it (1 extended, 0 not yours)",
-			Run:     extendMacro},
-		Macro{Name: "fenced-book", Bidder: true,
-			Usage:   "fenced-book BIDDER [--lock KEY] [--ttl DUR] [--work DUR] [--pause DUR] [--wait DUR] [--slot KEY] [--seats N]",
-			Summary: "a booking guarded by a fencing token (INCR): the slot refuses a token older than the newest it has seen",
-			Run:     fencedBook},
-	)
-}
-
 func extendMacro(ctx context.Context, env Env, args []string) error {
-	f := newFlags(Find("extend"))
+	f := newFlags("extend", extendUsage)
 	pos, err := f.parse(args, 3)
 	if err != nil {
 		return err
@@ -59,7 +46,7 @@ func extend(ctx context.Context, env Env, session, key, token string, ttl time.D
 // works (pausing like a stop-the-world GC if asked), then writes through
 // the slot's fencing check and releases with compare-and-delete.
 func fencedBook(ctx context.Context, env Env, args []string) error {
-	f := newFlags(Find("fenced-book"))
+	f := newFlags("fenced-book", fencedBookUsage)
 	lock := f.fs.String("lock", defaultLock, "the lock key")
 	slot := f.fs.String("slot", defaultSlot, "the slot's list")
 	seats := f.fs.Int64("seats", defaultSeats, "how many bookings the slot takes")

@@ -51,8 +51,43 @@ type UsageError struct{ Usage, Problem string }
 
 func (e *UsageError) Error() string { return fmt.Sprintf("%s\nusage: %s", e.Problem, e.Usage) }
 
-// Macros is the table of lab macros.
-var Macros []Macro
+// Usage lines of the macros.
+const (
+	bookUsage        = "book BIDDER [--slot KEY] [--seats N] [--work DUR]"
+	bookLockedUsage  = "book-locked BIDDER TOKEN [--lock KEY] [--ttl DUR] [--work DUR] [--wait DUR] [--watchdog] [--release get-del|eval|blind] [--slot KEY] [--seats N]"
+	blindUnlockUsage = "blind-unlock [--key K] [--slow-ttl DUR] [--work DUR] [--fast-ttl DUR] [--release blind|eval]"
+	evalReleaseUsage = "eval-release KEY TOKEN"
+	extendUsage      = "extend KEY TOKEN TTL"
+	fencedBookUsage  = "fenced-book BIDDER [--lock KEY] [--ttl DUR] [--work DUR] [--pause DUR] [--wait DUR] [--slot KEY] [--seats N]"
+)
+
+// Macros is the table of lab macros, in the order help lists them.
+var Macros = []Macro{
+	{Name: "book", Bidder: true,
+		Usage:   bookUsage,
+		Summary: "check-then-act with no lock: LLEN, work, RPUSH (the double-booking bug)",
+		Run:     book},
+	{Name: "book-locked", Bidder: true,
+		Usage:   bookLockedUsage,
+		Summary: "SET lock TOKEN NX PX ttl, the same booking, then release (the fix; --wait retries the SET)",
+		Run:     bookLocked},
+	{Name: "blind-unlock", Sessions: []string{"slow", "fast"},
+		Usage:   blindUnlockUsage,
+		Summary: "the lesson's slow client: its lock expires mid-work, fast takes it, slow's blind DEL removes fast's lock",
+		Run:     blindUnlock},
+	{Name: "eval-release",
+		Usage:   evalReleaseUsage,
+		Summary: "the atomic compare-and-delete release (SCRIPT LOAD once, then EVALSHA): 1 released, 0 not yours",
+		Run:     evalReleaseMacro},
+	{Name: "extend",
+		Usage:   extendUsage,
+		Summary: "compare-and-PEXPIRE: give the lock TTL more time, only if TOKEN still holds it (1 extended, 0 not yours)",
+		Run:     extendMacro},
+	{Name: "fenced-book", Bidder: true,
+		Usage:   fencedBookUsage,
+		Summary: "a booking guarded by a fencing token (INCR): the slot refuses a token older than the newest it has seen",
+		Run:     fencedBook},
+}
 
 // Find returns the macro called name, or nil.
 func Find(name string) *Macro {
@@ -71,10 +106,10 @@ type flags struct {
 	usage string
 }
 
-func newFlags(m *Macro) *flags {
-	fs := flag.NewFlagSet(m.Name, flag.ContinueOnError)
+func newFlags(name, usage string) *flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	return &flags{fs: fs, usage: m.Usage}
+	return &flags{fs: fs, usage: usage}
 }
 
 func (f *flags) parse(args []string, npos int) ([]string, error) {

@@ -12,24 +12,11 @@ import (
 // releaseScript is the lesson's compare-and-delete.
 const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
 
-func init() {
-	Macros = append(Macros,
-		Macro{Name: "blind-unlock", Sessions: []string{"slow", "fast"},
-			Usage:   "blind-unlock [--key K] [--slow-ttl DUR] [--work DUR] [--fast-ttl DUR] [--release blind|eval]",
-			Summary: "the lesson's slow client: its lock expires mid-work, fast takes it, slow's blind DEL removes fast's lock",
-			Run:     blindUnlock},
-		Macro{Name: "eval-release",
-			Usage:   "eval-release KEY TOKEN",
-			Summary: "the atomic compare-and-delete release (SCRIPT LOAD once, then EVALSHA): 1 released, 0 not yours",
-			Run:     evalReleaseMacro},
-	)
-}
-
 // blindUnlock is blind_unlock_demo.sh, with slow and fast as two sessions
 // on their own connections, so that the annotator can tell whose lock a
 // DEL removed. --release eval runs the same timeline with the fix.
 func blindUnlock(ctx context.Context, env Env, args []string) error {
-	f := newFlags(Find("blind-unlock"))
+	f := newFlags("blind-unlock", blindUnlockUsage)
 	key := f.fs.String("key", "lock:demo", "the lock key")
 	slowTTL := f.duration("slow-ttl", 500*time.Millisecond, "slow's TTL")
 	work := f.duration("work", time.Second, "slow's work, longer than its TTL")
@@ -84,7 +71,7 @@ func (s step) run(ctx context.Context, env Env, safeRelease bool) error {
 }
 
 func evalReleaseMacro(ctx context.Context, env Env, args []string) error {
-	f := newFlags(Find("eval-release"))
+	f := newFlags("eval-release", evalReleaseUsage)
 	pos, err := f.parse(args, 2)
 	if err != nil {
 		return err

@@ -5,23 +5,18 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/words"
 )
 
-// Plain reports whether an entry is nothing but one Redis command with
-// literal arguments (no variables, substitutions, redirections, braces or
-// jobs), and returns its words. Such entries may be sent in a batch: with
-// nothing of the shell between them, pipelining them changes nothing but
-// the speed.
-func Plain(src string) ([]string, bool) {
-	f, err := Parse(Normalize(src), "")
-	if err != nil || len(f.Stmts) != 1 {
-		return nil, false
-	}
-	st := f.Stmts[0]
+// plainCommand reports whether a statement is nothing but one Redis
+// command with literal arguments (no variables, substitutions,
+// redirections, braces or jobs), and returns its words. Such statements
+// may be sent in a batch: with nothing of the shell between them,
+// pipelining them changes nothing but the speed.
+func (s *Shell) plainCommand(st *syntax.Stmt) ([]string, bool) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || st.Background || st.Negated || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
 		return nil, false
@@ -32,7 +27,7 @@ func Plain(src string) ([]string, bool) {
 			return nil, false
 		}
 	}
-	if !sentAsIs(args[0]) || unbatchable[strings.ToUpper(args[0])] {
+	if words.Classify(args, s.mode()).Kind != words.Redis || unbatchable[strings.ToUpper(args[0])] {
 		return nil, false
 	}
 	return args, true
@@ -46,15 +41,6 @@ var unbatchable = map[string]bool{
 	"MONITOR": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
 	"HELLO": true, "AUTH": true, "REPLICAOF": true, "SLAVEOF": true, "FAILOVER": true,
 	"SYNC": true, "PSYNC": true,
-}
-
-// sentAsIs reports whether a command word goes straight to Redis.
-func sentAsIs(name string) bool {
-	switch name {
-	case "echo", "wait", "exit", "quit", "source", ".", "set", "eval", "exec", "type", "command", "time", "select", "test", "[":
-		return name != strings.ToLower(name) // the clashing names only in upper case
-	}
-	return wordIndex[name] == nil && isRedisCommand(name) && !isCount(name) && !strings.HasPrefix(name, "@")
 }
 
 // literal is a word's value if it has no expansion of any kind.
@@ -78,25 +64,24 @@ func literal(w *syntax.Word) (string, bool) {
 	return s, err == nil
 }
 
-// RunBatch sends plain commands (see Plain) in the main session as one
-// pipeline and prints their replies in order, exactly as running them one
-// by one would.
-func (s *Shell) RunBatch(ctx context.Context, batch [][]string) error {
+// runBatch sends plain commands (see plainCommand) in the main session as
+// one pipeline and prints their replies in order, exactly as running them
+// one by one would.
+func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	for _, args := range batch {
-		s.sending(session.Main, args)
+		s.rec.Sending(session.Main, args)
 	}
 	events, err := s.cfg.Sessions.Get(session.Main).DoBatch(ctx, batch)
-	hc := interp.HandlerContext{Stdout: s.out, Stderr: s.errOut}
+	stdout, stderr := s.out.Writers(session.Main)
+	e := &env{s: s, ctx: ctx}
+	e.hc.Stdout, e.hc.Stderr = stdout, stderr
 	var status error
-	for _, e := range events {
-		s.deliver(hc, s.out, e, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
-		status = s.replyStatus(hc, e.Args, e.Reply, s.cfg.Flags.ExitOnError)
+	for _, ev := range events {
+		s.deliver(e, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
+		status = s.replyStatus(stderr, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {
-		status = s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
+		status = s.connFailed(ctx, stderr, s.cfg.Sessions.Target, err)
 	}
-	s.mu.Lock()
-	s.lastStatus = asStatus(status)
-	s.mu.Unlock()
 	return status
 }

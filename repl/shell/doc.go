@@ -1,20 +1,23 @@
-// Package shell is the lab language: every line typed, pasted, piped or
-// read from a .lab or .sh file is parsed and run here.
+// Package shell runs the lab language: every line typed, pasted, piped
+// or read from a .lab or .sh file goes through Run, the one way in.
 //
-// The language is POSIX shell, parsed and interpreted by mvdan.cc/sh/v3,
-// so quoting, comments, `\` continuations, variables, $(...), if, for, &&,
-// & and wait behave as in sh. The interpreter is restricted: its handlers
-// decide what a command word means, and none of them ever starts a host
-// program or opens a host file for writing:
+// Run reads a Source (the REPL's terminal, a pipe, -c LINE, a command
+// given as arguments, a script file, `run FILE`) one line at a time and
+// hands it to mvdan.cc/sh's parser, which parses each entry once, as it
+// is read, and says when an entry needs more lines (the REPL's `> `
+// prompt). A pasted prompt (`$ `, `127.0.0.1:6379> `, `redis> `) is
+// dropped from the front of each line that starts an entry. A script is
+// read whole and checked before anything runs; an entry that starts
+// background jobs is a run of its own. Every run ends the same way: its
+// jobs finish, then its verdict and the summary of its expectations.
 //
-//   - a Redis command (SET, eval, JSON.GET ...) goes to the current session;
-//   - `@NAME CMD ...` runs CMD in session NAME, on its own connection;
-//   - `redis-cli [flags] CMD` and `docker exec CTR redis-cli ...` run CMD on a
-//     fresh connection, printed as the real program would print it;
-//   - `./x.sh`, `bash x.sh`, `run x.lab`, `source x.lab` run a script file;
-//   - sleep, help, clear and the shell's builtins (echo, test, wait ...);
-//   - anything else is refused with status 127.
-//
-// Before parsing, Normalize drops the prompts people paste along with a
-// command (`$ `, `127.0.0.1:6379> `, `redis> `).
+// The interpreter is restricted. Its call handler and exec handler ask
+// repl/words what a command word means (words.Classify), and run it: a
+// Redis command goes to the session's connection, and its reply is
+// printed as redis-cli prints it, recorded (repl/record) and annotated
+// under it; a lab word or macro runs from the word table; `@NAME` runs
+// in session NAME; a path runs a script. No host program ever starts,
+// and no file opens but /dev/null and the lab's own scripts. A word's
+// failure is printed, and mapped to an exit status, in one place
+// (report).
 package shell

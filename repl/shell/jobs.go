@@ -2,8 +2,6 @@ package shell
 
 import (
 	"fmt"
-	"path"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -11,7 +9,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/locklab/locklab/repl/lab"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // sessionDevice is the directory of the pseudo-files a job's output is
@@ -24,17 +22,29 @@ const sessionDevice = "/dev/locklab/"
 // the rest).
 const barrierWait = 500 * time.Millisecond
 
+// jobs are the start barriers of background jobs that race each other.
+type jobs struct {
+	mu       sync.Mutex
+	barriers map[string]*barrier // id -> a group's start barrier
+	arrived  map[string]bool     // barrier id/session -> that job has passed it
+	next     int
+}
+
+func newJobs() jobs {
+	return jobs{barriers: map[string]*barrier{}, arrived: map[string]bool{}}
+}
+
 // nameJobs gives every background job (`cmd &`) of f a session of its own:
 // its Redis commands go to their own connection, its output to its own
 // gutter. The name comes from the job (`./book.sh alice &` is alice,
 // `@bob CMD &` is bob, `book carol &` is carol), else job1, job2...
 // Consecutive jobs (`a & b & wait`) share a start barrier. It returns the
 // sessions f starts (nil: none).
-func (s *Shell) nameJobs(f *syntax.File) []string {
+func (j *jobs) nameJobs(node syntax.Node) []string {
 	var names []string
-	syntax.Walk(f, func(n syntax.Node) bool {
+	syntax.Walk(node, func(n syntax.Node) bool {
 		if list, ok := stmtList(n); ok {
-			names = append(names, s.nameGroups(list)...)
+			names = append(names, j.nameGroups(list)...)
 		}
 		if call, ok := n.(*syntax.CallExpr); ok {
 			names = append(names, macroSessions(call)...)
@@ -47,9 +57,9 @@ func (s *Shell) nameJobs(f *syntax.File) []string {
 // macroSessions are the sessions a macro call always uses (blind-unlock's
 // slow and fast): a run with them has several sessions from its start.
 func macroSessions(call *syntax.CallExpr) []string {
-	if words := literals(call.Args); len(words) > 0 {
-		if m := lab.Find(words[0]); m != nil {
-			return m.Sessions
+	if lits := literals(call.Args); len(lits) > 0 {
+		if w := words.Find(lits[0]); w != nil {
+			return w.Sessions
 		}
 	}
 	return nil
@@ -76,13 +86,13 @@ func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {
 // nameGroups names the jobs of one statement list, grouping runs of
 // consecutive jobs behind one barrier. Names are unique within a group;
 // a later group may reuse them (alice books again, as alice).
-func (s *Shell) nameGroups(list []*syntax.Stmt) []string {
+func (j *jobs) nameGroups(list []*syntax.Stmt) []string {
 	var group, started []string
 	var jobs []*syntax.Stmt
 	used := map[string]bool{}
 	flush := func() {
 		if len(group) > 1 {
-			id := s.addBarrier(len(group))
+			id := j.addBarrier(len(group))
 			for _, st := range jobs {
 				setBarrier(st, id)
 			}
@@ -106,39 +116,14 @@ func (s *Shell) nameGroups(list []*syntax.Stmt) []string {
 	return started
 }
 
-var nameChars = regexp.MustCompile(`^[A-Za-z][\w-]{0,31}$`)
-
 // jobName picks a job's session name from its command line.
 func jobName(st *syntax.Stmt, i int) string {
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if ok && len(call.Args) > 0 {
-		words := literals(call.Args)
-		if name := nameFromWords(words); name != "" {
+	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
+		if name := words.JobName(literals(call.Args)); name != "" {
 			return name
 		}
 	}
 	return fmt.Sprintf("job%d", i+1)
-}
-
-func nameFromWords(words []string) string {
-	if len(words) == 0 {
-		return ""
-	}
-	first := words[0]
-	switch {
-	case strings.HasPrefix(first, "@") && nameChars.MatchString(first[1:]):
-		return first[1:]
-	case first == "bash" || first == "sh" || first == "run" || first == "source":
-		return nameFromWords(words[1:])
-	case wordIndex[first] != nil && wordIndex[first].bidder && len(words) > 1 && nameChars.MatchString(words[1]):
-		return words[1] // a macro whose first argument is the bidder
-	case strings.Contains(first, "/"):
-		if len(words) > 1 && nameChars.MatchString(words[1]) {
-			return words[1] // ./book_no_lock.sh alice: the lesson's bidder
-		}
-		return strings.TrimSuffix(path.Base(first), path.Ext(first))
-	}
-	return ""
 }
 
 func literals(words []*syntax.Word) []string {
@@ -173,8 +158,7 @@ func nameWord(st *syntax.Stmt) *syntax.Word {
 	if !ok {
 		return nil
 	}
-	named := strings.Contains(first, "/") || (wordIndex[first] != nil && wordIndex[first].bidder)
-	if _, lit := literal(call.Args[1]); named && !lit {
+	if _, lit := literal(call.Args[1]); words.NamedByArgument(first) && !lit {
 		return call.Args[1]
 	}
 	return nil
@@ -226,12 +210,12 @@ type barrier struct {
 }
 
 // addBarrier makes a barrier for a group of n jobs and returns its id.
-func (s *Shell) addBarrier(n int) string {
-	s.jobMu.Lock()
-	defer s.jobMu.Unlock()
-	s.nextBarrier++
-	id := fmt.Sprintf("b%d", s.nextBarrier)
-	s.barriers[id] = &barrier{waiting: n, ready: make(chan struct{})}
+func (j *jobs) addBarrier(n int) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.next++
+	id := fmt.Sprintf("b%d", j.next)
+	j.barriers[id] = &barrier{waiting: n, ready: make(chan struct{})}
 	return id
 }
 
@@ -249,17 +233,17 @@ func setBarrier(st *syntax.Stmt, id string) {
 // atStart is called before each command a job sends: the first time, it
 // waits at the job's barrier, if it has one. The job's shell clears the
 // variable, so later commands go straight on.
-func (s *Shell) atStart(hc interp.HandlerContext) {
+func (j *jobs) atStart(hc interp.HandlerContext) {
 	v := hc.Env.Get(barrierVar)
 	if !v.IsSet() || v.String() == "" {
 		return
 	}
 	key := v.String() + "/" + hc.Env.Get(sessionVar).String()
-	s.jobMu.Lock()
-	b := s.barriers[v.String()]
-	arrived := s.arrived[key]
-	s.arrived[key] = true
-	s.jobMu.Unlock()
+	j.mu.Lock()
+	b := j.barriers[v.String()]
+	arrived := j.arrived[key]
+	j.arrived[key] = true
+	j.mu.Unlock()
 	if b == nil || arrived {
 		return
 	}
@@ -273,4 +257,17 @@ func (s *Shell) atStart(hc interp.HandlerContext) {
 	case <-b.ready:
 	case <-time.After(barrierWait):
 	}
+}
+
+// sessionFile parses /dev/locklab/NAME[/err].
+func sessionFile(path string) (name string, stderr, ok bool) {
+	rest, found := strings.CutPrefix(path, sessionDevice)
+	if !found {
+		return "", false, false
+	}
+	name, stderr = strings.CutSuffix(rest, "/err")
+	if name == "" || name == "/err" {
+		name = "job" // `book $w &` with $w empty
+	}
+	return name, stderr, true
 }

@@ -31,30 +31,6 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-func TestIncomplete(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
-		{"SET k v\n", false},
-		{"EVAL \\\n", true},
-		{"EVAL \\\n  \"return 1\" \\\n", true},
-		{"EVAL \\\n  \"return 1\" \\\n  0\n", false},
-		{"echo a\\\\\n", false}, // an escaped backslash, not a continuation
-		{"SET k \"open\n", true},
-		{"if [ 1 -lt 2 ]; then\n", true},
-		{"if [ 1 -lt 2 ]; then\n echo y\nfi\n", false},
-		{"GET k &&\n", true},
-		{"for i in 1 2; do\n", true},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := Incomplete(tt.in); got != tt.want {
-			t.Errorf("Incomplete(%q) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
 // FuzzNormalize checks that normalising never panics, only ever removes
 // text from the front of lines, and is idempotent for prompt-free input.
 func FuzzNormalize(f *testing.F) {

@@ -1,18 +1,17 @@
 package shell
 
 import (
-	"context"
 	"fmt"
-	"strings"
 
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/words"
 )
 
 // precheck finds, before a script runs anything, the commands that can
 // never run (a typo such as `bok alice`) and malformed expect lines, and
 // reports the first as FILE:LINE:COL: problem.
-func (s *Shell) precheck(f *syntax.File, name string) error {
+func precheck(f *syntax.File, name string) error {
 	funcs := map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok {
@@ -48,72 +47,27 @@ func stmtCall(st *syntax.Stmt) (*syntax.CallExpr, bool) {
 
 // checkCall says what is wrong with a command whose words are literal.
 func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
-	words := literals(call.Args)
-	if len(words) == 0 {
+	lits := literals(call.Args)
+	if len(lits) == 0 {
 		return "" // decided at run time
 	}
-	name := words[0]
+	name := lits[0]
 	switch {
-	case name == "expect" && len(words) == len(call.Args):
-		if _, err := parseExpect(words[1:]); err != nil {
+	case name == "expect" && len(lits) == len(call.Args):
+		if _, err := words.ParseExpect(lits[1:]); err != nil {
 			return err.Error()
 		}
-	case known(name, funcs):
+	case funcs[name] || words.Classify(lits, words.Lang).Kind != words.Unknown:
 	default:
 		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
 	}
 	return ""
 }
 
-// known reports whether a command word can run in the lab.
-func known(name string, funcs map[string]bool) bool {
-	return funcs[name] || wordIndex[name] != nil || interp.IsBuiltin(name) || isRedisCommand(name) ||
-		strings.Contains(name, "/") || strings.HasPrefix(name, "@") || isCount(name) ||
-		name == "quit" || name == "source" || name == "."
-}
-
-// nearest suggests the lab word or macro closest to a typo.
+// nearest suggests the lab word closest to a typo.
 func nearest(word string) string {
-	best, bestDist := "", 3
-	for name := range wordIndex {
-		if strings.HasPrefix(name, "\x00") {
-			continue
-		}
-		if d := distance(word, name); d < bestDist {
-			best, bestDist = name, d
-		}
+	if best := words.Nearest(word); best != "" {
+		return fmt.Sprintf(" (did you mean %s? host programs never run here)", best)
 	}
-	if best == "" {
-		return " (host programs never run here; help lists what does)"
-	}
-	return fmt.Sprintf(" (did you mean %s? host programs never run here)", best)
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
-
-// verdictWord prints the verdict on the run so far.
-func (s *Shell) verdictWord(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	if len(s.Verdict(ctx)) == 0 {
-		fmt.Fprintln(hc.Stdout, "verdict: nothing yet: no lock or booking in this run")
-	}
-	return nil
+	return " (host programs never run here; help lists what does)"
 }

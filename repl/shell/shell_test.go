@@ -47,7 +47,7 @@ func newTestShell(t *testing.T, addr string, db int, dir string) (*Shell, *syncB
 // run runs one entry and fails the test on an unexpected error.
 func run(t *testing.T, sh *Shell, src string) {
 	t.Helper()
-	if err := sh.RunEntry(context.Background(), src); err != nil {
+	if err := sh.Run(context.Background(), Source{Lines: Lines(strings.NewReader(src))}); err != nil {
 		t.Fatalf("%q: %v", src, err)
 	}
 }

@@ -1,4 +1,4 @@
-package repl
+package app
 
 import (
 	"context"
@@ -7,18 +7,20 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/locklab/locklab/repl"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/shell"
 )
 
 // interactive is the REPL for a person at a terminal.
 func (in *input) interactive(ctx context.Context) int {
-	complete := NewCompleter()
+	complete := repl.NewCompleter()
 	in.sessions.Observe(complete.Observe)
-	hint := Hint
+	hint := repl.Hint
 	if !in.opts.color {
 		hint = nil // hints are grey text; without colour they would read as typed
 	}
-	term, stdout, stderr, err := NewTerminal(TerminalConfig{HistoryFile: historyFile(), Complete: complete, Hint: hint})
+	term, stdout, stderr, err := repl.NewTerminal(repl.TerminalConfig{HistoryFile: historyFile(), Complete: complete, Hint: hint})
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
@@ -31,8 +33,10 @@ func (in *input) interactive(ctx context.Context) int {
 	}
 	main := in.sessions.Get(session.Main)
 	in.greet(ctx, main, stdout, stderr)
-	prompt := func() string { return Prompt(main, in.sessions.Target) }
-	if err := Loop(ctx, term, sh, prompt, stderr); err != nil {
+	prompt := func() string { return repl.Prompt(main, in.sessions.Target) }
+	ir := newInterrupter()
+	defer ir.stop()
+	if err := sh.Run(ctx, shell.Source{Lines: term, Prompt: prompt, OnEntry: ir.set}); err != nil && shell.ExitCode(err) == 0 {
 		fmt.Fprintln(stderr, "locklab:", err)
 		return 1
 	}

@@ -1,4 +1,4 @@
-package repl
+package app
 
 import (
 	"context"
@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
@@ -20,6 +18,7 @@ import (
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // Options is what the command line asked for.
@@ -99,7 +98,7 @@ type input struct {
 
 func (in *input) closeShells() {
 	for _, sh := range in.shells {
-		sh.CloseCluster()
+		sh.Close()
 	}
 }
 
@@ -121,47 +120,14 @@ func (in *input) run(ctx context.Context) int {
 	return in.runLine(ctx, quoteWords(in.opts.Args), false)
 }
 
-// interruptible is ctx, cancelled by the first Ctrl-C (SIGINT), so that a
-// script, -c LINE or a command such as `locklab load ...` stops its jobs
-// and says what ran. A second Ctrl-C ends the process at once, as the
-// default does. When locklab was started with SIGINT ignored (a
-// background job of a non-interactive shell), it stays ignored.
-func (in *input) interruptible(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	if signal.Ignored(os.Interrupt) {
-		return ctx, cancel
-	}
-	ir := newInterrupter()
-	ir.set(func() {
-		in.interrupted.Store(true)
-		signal.Reset(os.Interrupt) // the next Ctrl-C: the default, the end
-		cancel()
-	})
-	return ctx, func() {
-		ir.stop()
-		cancel()
-	}
-}
-
-// endByInterrupt ends the process by SIGINT when a Ctrl-C stopped it, once
-// everything is cleaned up and the summary printed: a shell that runs
-// locklab in a loop then sees the interrupt and stops, as it does for
-// redis-cli. Where a process cannot signal itself, the status says 130.
-func (in *input) endByInterrupt() {
-	if !in.interrupted.Load() {
-		return
-	}
-	signal.Reset(os.Interrupt)
-	if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(os.Interrupt) == nil {
-		time.Sleep(time.Second) // the signal ends the process meanwhile
-	}
-}
-
 // newShell makes the shell for this run. notes is whether it annotates by
 // default: yes for the REPL, scripts and -c; no where locklab stands in for
 // redis-cli (a command as arguments, piped stdin), whose output must stay
-// redis-cli's. --notes and --no-notes override.
+// redis-cli's, and where an unknown word goes to the server as redis-cli
+// would send it. --notes (the lab's own rules, annotated) and --no-notes
+// override.
 func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*shell.Shell, error) {
+	standIn := !interactive && !notes && in.opts.Notes != "on"
 	switch in.opts.Notes {
 	case "on":
 		notes = true
@@ -172,7 +138,7 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 	sh, err := shell.New(shell.Config{
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
-		TTY: isTerminal(in.stdout), Interactive: interactive, Notes: notes, Gutter: gutter, Color: in.opts.color,
+		TTY: isTerminal(in.stdout), Interactive: interactive, StandIn: standIn, Notes: notes, Gutter: gutter, Color: in.opts.color,
 		Trace: interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width: func() int { return terminalWidth(in.stdout) },
 	})
@@ -182,33 +148,38 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 	return sh, err
 }
 
-// runLine runs one entry: -c LINE, or a command given as arguments.
-func (in *input) runLine(ctx context.Context, line string, notes bool) int {
-	sh, err := in.newShell(in.stdout, in.stderr, false, notes)
+// runLine runs one line: -c LINE (a one-line script, with its verdict),
+// or a command given as arguments (as redis-cli runs it).
+func (in *input) runLine(ctx context.Context, line string, script bool) int {
+	sh, err := in.newShell(in.stdout, in.stderr, false, script)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	if notes { // -c LINE: a one-line script, with its verdict
-		err := sh.RunFile(ctx, "", []byte(line), nil)
-		in.drawTimeline(ctx, sh)
-		return in.status(sh, err)
+	src := shell.Source{Lines: shell.Lines(strings.NewReader(line))}
+	if script {
+		src.Whole, src.Summary = true, "-c"
 	}
-	return in.status(sh, sh.RunEntry(ctx, line))
+	err = sh.Run(ctx, src)
+	if script {
+		in.drawTimeline(ctx, sh)
+	}
+	return in.status(sh, err)
 }
 
 func (in *input) runFile(ctx context.Context, name string, args []string) int {
-	src, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		fmt.Fprintf(in.stderr, "locklab: %s: %v\n", name, errors.Unwrap(err))
 		return 127
 	}
+	defer f.Close()
 	sh, err := in.newShell(in.stdout, in.stderr, false, true)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	err = sh.RunFile(ctx, name, src, args)
+	err = sh.Run(ctx, shell.Source{Lines: shell.Lines(f), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
 	in.drawTimeline(ctx, sh)
 	return in.status(sh, err)
 }
@@ -220,13 +191,13 @@ func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) {
 		return
 	}
 	if in.opts.Timeline {
-		sh.PrintTimeline(ctx, terminalWidth(in.stdout), false)
+		sh.DrawTimeline(ctx, terminalWidth(in.stdout))
 	}
 	for _, export := range []struct{ file, format string }{{in.opts.Mermaid, "mermaid"}, {in.opts.SVG, "svg"}} {
 		if export.file == "" {
 			continue
 		}
-		if err := sh.ExportTimeline(ctx, export.format, export.file); err != nil {
+		if err := words.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
 			fmt.Fprintln(in.stderr, "locklab:", err)
 		} else {
 			fmt.Fprintf(in.stderr, "locklab: wrote the run's timeline to %s\n", export.file)
@@ -251,13 +222,10 @@ func (in *input) piped(ctx context.Context) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	main := in.sessions.Get(session.Main)
-	prompt := func() string { return Prompt(main, in.sessions.Target) }
-	if err := Loop(ctx, NewPlainReader(in.stdin), sh, prompt, in.stderr); err != nil {
-		fmt.Fprintln(in.stderr, "locklab:", err)
-		return 1
-	}
-	return in.status(sh, sh.Finish("<stdin>", sh.LastStatus()))
+	ir := newInterrupter()
+	defer ir.stop()
+	err = sh.Run(ctx, shell.Source{Lines: shell.Lines(in.stdin), Summary: "<stdin>", OnEntry: ir.set})
+	return in.status(sh, err)
 }
 
 // status is the exit status of a run: the script's `exit N` or last

@@ -1,4 +1,4 @@
-package shell
+package words
 
 import (
 	"context"
@@ -8,10 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
-
 	"github.com/locklab/locklab/repl/check"
-	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/session"
 )
 
@@ -42,8 +40,8 @@ type expectation struct {
 	value string
 }
 
-// parseExpect reads expect's arguments; the error says what is wrong.
-func parseExpect(args []string) (expectation, error) {
+// ParseExpect reads expect's arguments; the error says what is wrong.
+func ParseExpect(args []string) (expectation, error) {
 	if len(args) == 0 {
 		return expectation{}, fmt.Errorf("expect needs something to check (see help expect)")
 	}
@@ -85,24 +83,28 @@ func kindList() string {
 }
 
 // expect runs one expectation and reports a failure at its position.
-func (s *Shell) expect(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	s.mu.Lock()
-	s.expects++
-	s.mu.Unlock()
-	e, err := parseExpect(args[1:])
+func expect(ctx context.Context, env Env, args []string) error {
+	e, err := ParseExpect(args[1:])
 	if err != nil {
-		s.expectFailed(ctx, hc, err.Error())
-		return interp.ExitStatus(2)
+		return expectFailed(env, err.Error(), 2)
 	}
-	got, ok, err := s.evaluate(ctx, hc, e)
+	got, ok, err := evaluate(ctx, env, e)
 	if err != nil {
+		env.Recorder().Expected(false)
 		return err
 	}
 	if !ok {
-		s.expectFailed(ctx, hc, fmt.Sprintf("expected %s, got %s", e, got))
-		return interp.ExitStatus(1)
+		return expectFailed(env, fmt.Sprintf("expected %s, got %s", e, got), 1)
 	}
+	env.Recorder().Expected(true)
 	return nil
+}
+
+// expectFailed counts a failed expectation and reports it as
+// FILE:LINE:COL: msg.
+func expectFailed(env Env, msg string, status int) error {
+	env.Recorder().Expected(false)
+	return &Error{Status: status, Msg: env.Position() + ": " + msg, Bare: true}
 }
 
 func (e expectation) String() string {
@@ -120,27 +122,38 @@ func (e expectation) String() string {
 }
 
 // evaluate checks e and says what was found.
-func (s *Shell) evaluate(ctx context.Context, hc interp.HandlerContext, e expectation) (string, bool, error) {
+func evaluate(ctx context.Context, env Env, e expectation) (string, bool, error) {
 	switch e.kind {
 	case "verdict", "no":
-		kinds := s.findingKinds(ctx)
+		kinds := findingKinds(env.Findings(ctx))
 		has := slices.Contains(kinds, check.Kind(e.value))
 		return "verdict " + strings.Join(kindStrings(kinds), ", "), has == (e.kind == "verdict"), nil
 	case "reply":
-		got := s.lastReply(sessionOf(ctx, hc))
+		got := env.Recorder().LastReply(env.Session())
 		return strconv.Quote(got), compare(got, e.op, e.value), nil
 	case "lines":
-		n := s.output.count(regexp.MustCompile(e.args[0]))
+		n := env.Output().Count(regexp.MustCompile(e.args[0]))
 		return strconv.Itoa(n), compare(strconv.Itoa(n), e.op, e.value), nil
 	}
-	conn := s.cfg.Sessions.Get(sessionOf(ctx, hc)).Untraced()
+	conn := env.Sessions().Get(env.Session()).Untraced()
 	defer conn.Close()
 	r, err := conn.Do(ctx, e.args)
 	if err != nil {
-		return "", false, s.connFailed(ctx, hc, s.cfg.Sessions.Target, err)
+		return "", false, env.ConnFailed(ctx, env.Sessions().Target, err)
 	}
-	got := rawText(r)
+	got := record.RawText(r)
 	return strconv.Quote(got), compare(got, e.op, e.value), nil
+}
+
+// findingKinds is the kinds of finding in a verdict.
+func findingKinds(findings []check.Finding) []check.Kind {
+	var kinds []check.Kind
+	for _, f := range findings {
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	return kinds
 }
 
 func kindStrings(kinds []check.Kind) []string {
@@ -153,10 +166,6 @@ func kindStrings(kinds []check.Kind) []string {
 	}
 	return out
 }
-
-// rawText is a reply as redis-cli prints it on a pipe, without the final
-// newline: what $(...) would capture.
-func rawText(r resp.Reply) string { return strings.TrimSuffix(resp.FormatRaw(r), "\n") }
 
 // compare compares as numbers when both sides are numbers, else as text.
 func compare(got, op, want string) bool {
@@ -187,44 +196,4 @@ func compare(got, op, want string) bool {
 		return c > 0
 	}
 	return c >= 0
-}
-
-type fileKey struct{}
-
-// lineKey carries the input line an entry starts on (piped input).
-type lineKey struct{}
-
-// expectFailed prints FILE:LINE:COL: msg and counts the failure.
-func (s *Shell) expectFailed(ctx context.Context, hc interp.HandlerContext, msg string) {
-	s.mu.Lock()
-	s.failed++
-	s.mu.Unlock()
-	line, _ := ctx.Value(lineKey{}).(int)
-	pos := fmt.Sprintf("%d:%d", int(hc.Pos.Line())+max(line-1, 0), hc.Pos.Col())
-	if name, _ := ctx.Value(fileKey{}).(string); name != "" {
-		pos = name + ":" + pos
-	}
-	fmt.Fprintf(s.errOut, "%s: %s\n", pos, msg)
-}
-
-// lastReply is the raw text of the last reply session printed; for main
-// (a script's own lines), of the last reply printed by any session, so
-// that `@A SET ...` then `expect reply OK` reads as it looks.
-func (s *Shell) lastReply(name string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if name == session.Main {
-		return s.replies[anySession]
-	}
-	return s.replies[name]
-}
-
-// anySession keys the last reply printed by any session.
-const anySession = "\x00any"
-
-func (s *Shell) noteReply(name string, r resp.Reply) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.replies[name] = rawText(r)
-	s.replies[anySession] = s.replies[name]
 }

@@ -1,22 +1,21 @@
-package shell
+package output
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/fatih/color"
+
+	"github.com/locklab/locklab/repl/check"
 )
 
-// output is where everything the lab prints ends up: one writer (the
-// terminal, or stdout), written a whole line at a time, with a gutter
-// naming the session and the time since the run began once several
-// sessions are in play (`alice +0.301s │ alice: booked (saw count=0)`).
-type output struct {
+// Output is one terminal's (or stdout's) writer for all sessions: whole
+// lines, each with its session's gutter once several sessions write.
+type Output struct {
 	term    io.Writer // the real destinations, behind mu
 	termErr io.Writer
 	mu      sync.Mutex
@@ -28,13 +27,17 @@ type output struct {
 	colors  map[string]*color.Color
 	color   bool     // colour the gutters
 	lines   [][]byte // this run's lines, without gutters (expect lines)
+
+	// Lock order: a LineWriter's mu, then mu; wmu is never held with either.
+	wmu     sync.Mutex
+	writers map[string][2]*LineWriter // name -> stdout, stderr
 }
 
 // maxLines bounds the lines a run keeps for expect lines.
 const maxLines = 100000
 
-// count is how many of this run's lines match re.
-func (o *output) count(re *regexp.Regexp) int {
+// Count is how many of this run's lines match re.
+func (o *Output) Count(re *regexp.Regexp) int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	n := 0
@@ -48,13 +51,15 @@ func (o *output) count(re *regexp.Regexp) int {
 
 var sessionPalette = []color.Attribute{color.FgBlue, color.FgMagenta, color.FgYellow, color.FgGreen, color.FgCyan, color.FgRed}
 
-func newOutput(term, termErr io.Writer, gutter, colored bool) *output {
-	return &output{term: term, termErr: termErr, gutter: gutter, color: colored, colors: map[string]*color.Color{}, width: 4, start: time.Now()}
+// New makes the output for term (stdout) and termErr (stderr); gutter
+// allows gutters at all, colored colours them.
+func New(term, termErr io.Writer, gutter, colored bool) *Output {
+	return &Output{term: term, termErr: termErr, gutter: gutter, color: colored, colors: map[string]*color.Color{}, width: 4, start: time.Now(), writers: map[string][2]*LineWriter{}}
 }
 
-// beginRun starts a run at start, with gutters if it starts sessions,
+// BeginRun starts a run at start, with gutters if it starts sessions,
 // aligned for their names.
-func (o *output) beginRun(start time.Time, sessions []string) {
+func (o *Output) BeginRun(start time.Time, sessions []string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.start, o.on, o.first, o.lines = start, o.gutter && len(sessions) > 0, "", nil
@@ -64,7 +69,7 @@ func (o *output) beginRun(start time.Time, sessions []string) {
 }
 
 // writeLines writes complete lines for session name, each with its gutter.
-func (o *output) writeLines(name string, stderr bool, lines []byte) {
+func (o *Output) writeLines(name string, stderr bool, lines []byte) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	dst := o.term
@@ -97,41 +102,41 @@ func (o *output) writeLines(name string, stderr bool, lines []byte) {
 	dst.Write(b.Bytes())
 }
 
-func (o *output) prefix(name string) string {
+func (o *Output) prefix(name string) string {
 	o.width = max(o.width, len(name))
 	at := fmt.Sprintf("+%.3fs", time.Since(o.start).Seconds())
 	return o.colorOf(name).Sprintf("%-*s %s │ ", o.width, name, at)
 }
 
 // colorOf is session name's colour, the same everywhere it shows.
-func (o *output) colorOf(name string) *color.Color {
+func (o *Output) colorOf(name string) *color.Color {
 	c := o.colors[name]
 	if c == nil {
-		c = paint(o.color, sessionPalette[len(o.colors)%len(sessionPalette)])
+		c = Paint(o.color, sessionPalette[len(o.colors)%len(sessionPalette)])
 		o.colors[name] = c
 	}
 	return c
 }
 
-// paintLane colours text in session lane's colour.
-func (o *output) paintLane(lane, text string) string {
+// PaintLane colours text in session lane's colour.
+func (o *Output) PaintLane(lane, text string) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.colorOf(lane).Sprint(text)
 }
 
-// lineWriter is one session's stdout or stderr: it holds a partial line
+// LineWriter is one session's stdout or stderr: it holds a partial line
 // until its newline comes, so concurrent sessions never interleave
 // mid-line.
-type lineWriter struct {
-	out     *output
+type LineWriter struct {
+	out     *Output
 	session string
 	stderr  bool
 	mu      sync.Mutex
 	partial []byte
 }
 
-func (w *lineWriter) Write(p []byte) (int, error) {
+func (w *LineWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.partial = append(w.partial, p...)
@@ -143,7 +148,7 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes a last line that has no newline.
-func (w *lineWriter) Flush() {
+func (w *LineWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.partial) > 0 {
@@ -154,49 +159,60 @@ func (w *lineWriter) Flush() {
 
 // Close flushes; the interpreter closes a redirection's file when the
 // command ends. The writer stays usable: the session may write again.
-func (w *lineWriter) Close() error             { w.Flush(); return nil }
-func (w *lineWriter) Read([]byte) (int, error) { return 0, io.EOF }
+func (w *LineWriter) Close() error             { w.Flush(); return nil }
+func (w *LineWriter) Read([]byte) (int, error) { return 0, io.EOF }
 
-// sessionFile parses /dev/locklab/NAME[/err].
-func sessionFile(path string) (name string, stderr, ok bool) {
-	rest, found := strings.CutPrefix(path, sessionDevice)
-	if !found {
-		return "", false, false
-	}
-	name, stderr = strings.CutSuffix(rest, "/err")
-	if name == "" || name == "/err" {
-		name = "job" // `book $w &` with $w empty
-	}
-	return name, stderr, true
-}
+// Stderr reports whether w is a session's stderr.
+func (w *LineWriter) Stderr() bool { return w.stderr }
 
-// writers are the line writers of each session, made on first use.
-type writers struct {
-	out *output
-	mu  sync.Mutex
-	all map[string][2]*lineWriter // name -> stdout, stderr
-}
-
-func (ws *writers) get(name string) (stdout, stderr *lineWriter) {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if ws.all == nil {
-		ws.all = map[string][2]*lineWriter{}
-	}
-	w, ok := ws.all[name]
+// Writers returns session name's stdout and stderr, made on first use.
+func (o *Output) Writers(name string) (stdout, stderr *LineWriter) {
+	o.wmu.Lock()
+	defer o.wmu.Unlock()
+	w, ok := o.writers[name]
 	if !ok {
-		w = [2]*lineWriter{{out: ws.out, session: name}, {out: ws.out, session: name, stderr: true}}
-		ws.all[name] = w
+		w = [2]*LineWriter{{out: o, session: name}, {out: o, session: name, stderr: true}}
+		o.writers[name] = w
 	}
 	return w[0], w[1]
 }
 
-// flush writes every session's last partial line.
-func (ws *writers) flush() {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	for _, w := range ws.all {
+// Flush writes every session's last partial line.
+func (o *Output) Flush() {
+	o.wmu.Lock()
+	defer o.wmu.Unlock()
+	for _, w := range o.writers {
 		w[0].Flush()
 		w[1].Flush()
 	}
 }
+
+// Paint returns a colour for attrs, on or off as the output wants.
+func Paint(on bool, attrs ...color.Attribute) *color.Color {
+	c := color.New(attrs...)
+	if on {
+		c.EnableColor()
+	} else {
+		c.DisableColor()
+	}
+	return c
+}
+
+// noteAttrs are the colours of a note's level.
+var noteAttrs = map[check.Level][]color.Attribute{
+	check.Info: {color.FgCyan},
+	check.Good: {color.FgGreen},
+	check.Bad:  {color.FgRed, color.Bold},
+}
+
+// Note colours text as a note of level.
+func (o *Output) Note(level check.Level, text string) string {
+	return Paint(o.color, noteAttrs[level]...).Sprint(text)
+}
+
+// Session is the session w writes for.
+func (w *LineWriter) Session() string { return w.session }
+
+// TerminalErr is the real stderr, for what draws itself in place (a
+// progress bar).
+func (o *Output) TerminalErr() io.Writer { return o.termErr }

@@ -1,0 +1,64 @@
+package record
+
+import (
+	"strings"
+
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// Expected counts one expectation of the run, and whether it held.
+func (r *Recorder) Expected(held bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.expects++
+	if !held {
+		r.failed++
+	}
+}
+
+// Expectations is how many expectations the run checked, and how many
+// failed.
+func (r *Recorder) Expectations() (checked, failed int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.expects, r.failed
+}
+
+// RedisError counts an error reply from Redis (for -e).
+func (r *Recorder) RedisError() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.redisErrs++
+}
+
+// RedisErrors is how many error replies Redis gave since locklab began.
+func (r *Recorder) RedisErrors() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.redisErrs
+}
+
+// Printed remembers the reply session name printed last.
+func (r *Recorder) Printed(name string, reply resp.Reply) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.replies[name] = RawText(reply)
+	r.replies[anySession] = r.replies[name]
+}
+
+// LastReply is the raw text of the last reply session name printed; for
+// main (a script's own lines), of the last reply any session printed, so
+// that `@A SET ...` then `expect reply OK` reads as it looks.
+func (r *Recorder) LastReply(name string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if name == session.Main {
+		return r.replies[anySession]
+	}
+	return r.replies[name]
+}
+
+// RawText is a reply as redis-cli prints it on a pipe, without the final
+// newline: what $(...) would capture.
+func RawText(r resp.Reply) string { return strings.TrimSuffix(resp.FormatRaw(r), "\n") }

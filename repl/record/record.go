@@ -1,0 +1,121 @@
+package record
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/timeline"
+)
+
+// maxEvents bounds the commands a run keeps for its timeline.
+const maxEvents = 20000
+
+// AnySession keys the last reply printed by any session.
+const anySession = "\x00any"
+
+// Recorder is one run's record. It is safe for concurrent use by the
+// run's sessions.
+type Recorder struct {
+	mu        sync.Mutex
+	ann       *check.Annotator
+	start     time.Time
+	events    []timeline.Event
+	notes     []timeline.TimedNote
+	expects   int
+	failed    int
+	redisErrs int
+	replies   map[string]string // session -> raw text of its last printed reply
+}
+
+// New makes a recorder whose run begins now.
+func New() *Recorder {
+	r := &Recorder{}
+	r.Reset()
+	return r
+}
+
+// Reset begins a new run: fresh lock and slot history, no expectations,
+// times measured from now.
+func (r *Recorder) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.start = time.Now()
+	r.ann = check.New(r.start)
+	r.events, r.notes = nil, nil
+	r.expects, r.failed = 0, 0
+	r.replies = map[string]string{}
+}
+
+// Start is when the run began.
+func (r *Recorder) Start() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.start
+}
+
+// Sending tells the annotator a command is about to be sent.
+func (r *Recorder) Sending(name string, args []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ann.Sending(name, args)
+}
+
+// Observe feeds one event to the annotator, keeps it for the timeline and
+// returns its notes.
+func (r *Recorder) Observe(e session.Event, c check.Event) []check.Note {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	notes := r.ann.Observe(c)
+	if len(r.events) >= maxEvents {
+		return notes
+	}
+	reply := strings.ReplaceAll(RawText(e.Reply), "\n", " ")
+	if e.Err != nil {
+		reply = "(no reply: " + e.Err.Error() + ")"
+	}
+	r.events = append(r.events, timeline.Event{Session: e.Session, Args: session.Redact(e.Args), Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End})
+	for _, n := range notes {
+		r.notes = append(r.notes, timeline.TimedNote{Note: n, At: e.End})
+	}
+	return notes
+}
+
+// SetSeats tells the annotator how many bookings slot may hold.
+func (r *Recorder) SetSeats(slot string, n int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ann.SetSeats(slot, n)
+}
+
+// Failover tells the annotator a replica was promoted at t.
+func (r *Recorder) Failover(t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ann.Failover(t)
+}
+
+// Slots are the booking slots the run touched.
+func (r *Recorder) Slots() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ann.Slots()
+}
+
+// Verdict is the verdict as it stands, given each slot's length as the
+// server reports it now (-1: unknown).
+func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ann.Verdict(lengths)
+}
+
+// Timeline is the picture of the run so far, with verdict.
+func (r *Recorder) Timeline(verdict []check.Finding) timeline.Timeline {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(time.Now()), verdict)
+}

@@ -1,0 +1,171 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/session"
+)
+
+// entries is the state of a run read entry by entry (the REPL, a pipe,
+// a command as arguments): the plain commands waiting to go in one
+// pipeline, and the lines read before the parser last began.
+type entries struct {
+	s     *Shell
+	r     *interp.Runner
+	src   Source
+	feed  *feed
+	base  int // lines read before the current parser began
+	batch [][]string
+	ready interface{ Ready() bool } // a pipe: whether its next line is already here
+}
+
+// runEntries runs src one entry at a time, as it is read. A syntax error
+// or a Ctrl-C while typing drops that entry and reading goes on.
+func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) error {
+	e := &entries{s: s, r: r, src: src, feed: &feed{lr: src.Lines, prompt: src.Prompt}}
+	e.ready, _ = src.Lines.(interface{ Ready() bool })
+	for {
+		e.feed.parser = newParser()
+		done := e.parse(ctx)
+		e.flush(ctx)
+		if done || r.Exited() {
+			break
+		}
+	}
+	if err := e.feed.err; err != nil && err != io.EOF && !errors.Is(err, ErrInterrupt) {
+		return err
+	}
+	return s.LastStatus()
+}
+
+// parse runs the entries of one parser's life, and says whether the
+// input is done (its end, `exit`, or an error reading it).
+func (e *entries) parse(ctx context.Context) bool {
+	for stmts, err := range e.feed.parser.InteractiveSeq(e.feed) {
+		if err != nil {
+			return e.failed(err)
+		}
+		if e.feed.parser.Incomplete() || len(stmts) == 0 {
+			continue
+		}
+		e.src.Lines.Remember(e.feed.entry.String())
+		if e.batched(ctx, stmts) {
+			continue
+		}
+		e.flush(ctx)
+		e.run(ctx, stmts)
+		if e.r.Exited() {
+			return true
+		}
+	}
+	return e.failed(nil)
+}
+
+// failed handles the end of a parser's life: a syntax error is reported
+// and reading goes on after it; a Ctrl-C while typing drops the entry.
+// It says whether the input is done.
+func (e *entries) failed(err error) bool {
+	readErr := e.feed.err
+	interrupted := errors.Is(readErr, ErrInterrupt)
+	var perr syntax.ParseError
+	isSyntax := errors.As(err, &perr)
+	if isSyntax && !interrupted {
+		e.flush(context.Background())
+		perr.Pos = syntax.NewPos(perr.Pos.Offset(), perr.Pos.Line()+uint(e.base), perr.Pos.Col())
+		_, stderr := e.s.out.Writers(session.Main)
+		fmt.Fprintln(stderr, Describe(perr))
+		e.s.setStatus(perr)
+	}
+	e.feed.buf, e.feed.cont = e.feed.buf[:0], false
+	e.base = e.feed.lines
+	if interrupted {
+		e.feed.err = nil
+		return false
+	}
+	return readErr != nil || (err != nil && !isSyntax)
+}
+
+// batched takes an entry of plain Redis commands from a pipe into the
+// batch, and sends the batch when no more input is waiting.
+func (e *entries) batched(ctx context.Context, stmts []*syntax.Stmt) bool {
+	if e.ready == nil {
+		return false
+	}
+	var cmds [][]string
+	for _, st := range stmts {
+		args, ok := e.s.plainCommand(st)
+		if !ok {
+			return false
+		}
+		cmds = append(cmds, args)
+	}
+	e.batch = append(e.batch, cmds...)
+	if !e.ready.Ready() || len(e.batch) >= maxBatch {
+		e.flush(ctx)
+	}
+	return true
+}
+
+// flush sends the batch waiting, if any.
+func (e *entries) flush(ctx context.Context) {
+	if len(e.batch) == 0 {
+		return
+	}
+	batch := e.batch
+	e.batch = nil
+	e.withEntry(ctx, func(ctx context.Context) error { return e.s.runBatch(ctx, batch) })
+}
+
+// run runs one entry. An entry that starts background jobs is a run of
+// its own: gutters on, times from its start, and, at the REPL, a verdict
+// once its jobs are done.
+func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) {
+	f := &syntax.File{Stmts: stmts}
+	jobs := e.s.jobs.nameJobs(f)
+	e.s.beginRun(len(jobs) > 0, jobs)
+	e.withEntry(ctx, func(ctx context.Context) error {
+		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
+		e.s.out.Flush()
+		if len(jobs) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil {
+			mainOut, _ := e.s.out.Writers(session.Main)
+			e.s.verdict(ctx, mainOut)
+		}
+		return err
+	})
+}
+
+// withEntry runs f with a context of its own, which Ctrl-C cancels (see
+// Source.OnEntry), reports its error and keeps its status. Background
+// jobs share the context: it is cancelled only by Ctrl-C, never when f
+// returns.
+func (e *entries) withEntry(parent context.Context, f func(context.Context) error) {
+	ctx := parent
+	if e.src.OnEntry != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(parent)
+		e.src.OnEntry(cancel)
+		defer e.src.OnEntry(nil)
+	}
+	err := f(ctx)
+	if msg := Describe(err); msg != "" {
+		_, stderr := e.s.out.Writers(session.Main)
+		fmt.Fprintln(stderr, msg)
+	}
+	e.s.setStatus(err)
+}
+
+// endsInWait reports whether an entry's last command is `wait`: its jobs
+// are done when it returns.
+func endsInWait(stmts []*syntax.Stmt) bool {
+	if len(stmts) == 0 {
+		return false
+	}
+	call, ok := stmts[len(stmts)-1].Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) == 1 && call.Args[0].Lit() == "wait"
+}

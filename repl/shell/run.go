@@ -1,0 +1,162 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/session"
+)
+
+// Source is where a run's entries come from, and how the run ends. Every
+// mode is a Source: the REPL (Prompt set), piped stdin, -c LINE, one
+// command given as arguments, a script file, and `run FILE`.
+type Source struct {
+	Lines  LineReader
+	Name   string        // a script's file name: positions read NAME:LINE:COL
+	Prompt func() string // the REPL's prompt; nil: none
+	Args   []string      // a script's $1, $2 ...
+	// Whole reads the source to its end before anything runs, so that a
+	// syntax error (or, with Precheck, a command that can never run) stops
+	// it first: a script, and -c LINE. It runs in an interpreter of its
+	// own, as a child sh would.
+	Whole    bool
+	Precheck bool
+	// Summary names the run in its expectations' summary and asks for the
+	// verdict at its end: "" for the REPL and a command as arguments.
+	Summary string
+	// OnEntry is given each entry's cancel func while it runs, and nil
+	// after (the REPL's Ctrl-C cancels one entry and its jobs).
+	OnEntry func(context.CancelFunc)
+}
+
+// ErrInterrupt is what a LineReader returns for Ctrl-C while a line is
+// typed: the entry is dropped and reading goes on.
+var ErrInterrupt = errors.New("interrupted while typing")
+
+// maxBatch bounds how many plain commands from a pipe go in one pipeline.
+const maxBatch = 1000
+
+// Run runs a source's entries, each parsed once as it is read, until its
+// end or `exit`; then it waits for the run's background jobs and, when
+// src.Summary is set, prints the verdict and the expectations' summary.
+// The error is the run's exit status (see ExitCode).
+func (s *Shell) Run(ctx context.Context, src Source) error {
+	r := s.runner
+	if src.Whole {
+		stdout, stderr := s.out.Writers(session.Main)
+		var err error
+		if r, err = s.newRunner(stdout, stderr, session.Main, src.Args...); err != nil {
+			return err
+		}
+	}
+	return s.run(ctx, r, src, true)
+}
+
+// run runs src in r; top is a run of its own (not a script inside one).
+func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, top bool) error {
+	var err error
+	if src.Whole {
+		err = s.runWhole(ctx, r, src, top)
+	} else {
+		err = s.runEntries(ctx, r, src)
+	}
+	if ctx.Err() == nil && !r.Exited() && (src.Whole || src.Summary != "") {
+		r.Run(ctx, waitStmt) // the run's jobs finish before its verdict, as if it ended in wait
+	}
+	s.out.Flush()
+	if !top || src.Summary == "" {
+		return err
+	}
+	if ctx.Err() == nil {
+		mainOut, _ := s.out.Writers(session.Main)
+		s.verdict(ctx, mainOut)
+	}
+	return s.finish(src.Summary, err)
+}
+
+// waitStmt is `wait`, run at the end of a run.
+var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{litWord("wait")}}
+
+// runWhole reads src to its end, checks it, and runs it.
+func (s *Shell) runWhole(ctx context.Context, r *interp.Runner, src Source, top bool) error {
+	f, err := readWhole(src)
+	if err == nil && src.Precheck {
+		err = precheck(f, src.Name)
+	}
+	if err != nil {
+		return err
+	}
+	jobs := s.jobs.nameJobs(f)
+	if top {
+		s.beginRun(true, jobs)
+	}
+	if src.Name != "" {
+		ctx = context.WithValue(ctx, fileKey{}, src.Name)
+	}
+	return r.Run(context.WithValue(ctx, inScriptKey{}, true), f)
+}
+
+// inScriptKey marks commands run by a script or -c: a script they run is
+// part of their run, not a run of its own.
+type inScriptKey struct{}
+
+// readWhole parses every line of src.
+func readWhole(src Source) (*syntax.File, error) {
+	f := &feed{lr: src.Lines, parser: newParser()}
+	var stmts []*syntax.Stmt
+	for part, err := range f.parser.InteractiveSeq(f) {
+		if err != nil {
+			return nil, named(err, src.Name)
+		}
+		if !f.parser.Incomplete() {
+			stmts = append(stmts, part...)
+		}
+	}
+	if f.err != nil && f.err != io.EOF {
+		return nil, f.err
+	}
+	return &syntax.File{Name: src.Name, Stmts: stmts}, nil
+}
+
+// named puts a script's name in front of a syntax error's position.
+func named(err error, name string) error {
+	var perr syntax.ParseError
+	if errors.As(err, &perr) {
+		perr.Filename = name
+		return perr
+	}
+	return err
+}
+
+// beginRun starts a new run when fresh is set (a new record, times from
+// now), with gutters when it starts sessions (jobs).
+func (s *Shell) beginRun(fresh bool, jobs []string) {
+	if fresh {
+		s.rec.Reset()
+	}
+	s.out.BeginRun(s.rec.Start(), jobs)
+}
+
+// finish ends a run: when expectations failed, a summary and status 1
+// (unless the script exited with a status of its own).
+func (s *Shell) finish(name string, err error) error {
+	expects, failed := s.rec.Expectations()
+	mainOut, mainErr := s.out.Writers(session.Main)
+	switch {
+	case failed > 0:
+		fmt.Fprintf(mainErr, "%s: %d of %d expectations failed\n", name, failed, expects)
+		s.out.Flush()
+		if err == nil || asStatus(err) == interp.ExitStatus(1) {
+			return interp.ExitStatus(1)
+		}
+	case expects > 0:
+		fmt.Fprintf(mainOut, "%s: all %d expectations held\n", name, expects)
+		s.out.Flush()
+	}
+	return err
+}

@@ -1,0 +1,142 @@
+package shell
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// LineReader is where a run's lines come from: readline on a terminal,
+// Lines on a pipe or a file.
+type LineReader interface {
+	// ReadLine returns one line without its newline; io.EOF at the end.
+	// On a terminal Ctrl-C gives an error of its own, which drops the
+	// entry being typed.
+	ReadLine(prompt string) (string, error)
+	// Remember adds a complete entry to the history.
+	Remember(entry string)
+}
+
+// continuationPrompt is shown while an entry is incomplete.
+const continuationPrompt = "> "
+
+// Lines reads lines from r, as redis-cli does from a pipe.
+func Lines(r io.Reader) *PlainLines {
+	return &PlainLines{r: bufio.NewReaderSize(r, 64*1024)}
+}
+
+// PlainLines reads lines with no prompt and no history.
+type PlainLines struct{ r *bufio.Reader }
+
+func (p *PlainLines) ReadLine(string) (string, error) {
+	line, err := p.r.ReadString('\n')
+	if err == io.EOF && line != "" {
+		err = nil // a last line without its newline
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
+}
+
+// Ready reports whether a whole line is already read and waiting, so the
+// next ReadLine will not block.
+func (p *PlainLines) Ready() bool {
+	buf, _ := p.r.Peek(p.r.Buffered())
+	return bytes.IndexByte(buf, '\n') >= 0
+}
+
+func (p *PlainLines) Remember(string) {}
+
+// newParser returns a parser for the lab language: POSIX mode, in which
+// lower-case `select 1` and `time` stay simple commands (in bash mode the
+// first is a syntax error and the second a keyword).
+func newParser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangPOSIX), syntax.KeepComments(false))
+}
+
+// feed is the parser's input: one line of a LineReader at a time, asked
+// for with the right prompt (a continuation's while the parser needs
+// more), with a pasted prompt dropped from the front of each line that
+// starts an entry. It keeps the current entry's text for the history.
+type feed struct {
+	lr     LineReader
+	parser *syntax.Parser
+	prompt func() string // nil: none (a pipe, a file)
+	buf    []byte
+	lines  int             // lines read so far
+	entry  strings.Builder // the current entry's lines
+	cont   bool            // the last line ended in a `\` continuation
+	err    error           // the reader's error, once it came
+}
+
+func (f *feed) Read(p []byte) (int, error) {
+	if len(f.buf) == 0 {
+		if f.err != nil {
+			return 0, f.err
+		}
+		inside := f.cont || f.parser.Incomplete()
+		line, err := f.lr.ReadLine(f.promptFor(inside))
+		if err != nil {
+			f.err = err
+			return 0, err
+		}
+		if !inside {
+			line = promptPrefix.ReplaceAllString(line, "")
+			f.entry.Reset()
+		}
+		f.cont = endsInContinuation(line)
+		f.entry.WriteString(line + "\n")
+		f.buf = append(f.buf[:0], line+"\n"...)
+		f.lines++
+	}
+	n := copy(p, f.buf)
+	f.buf = f.buf[n:]
+	return n, nil
+}
+
+func (f *feed) promptFor(inside bool) string {
+	switch {
+	case f.prompt == nil:
+		return ""
+	case inside:
+		return continuationPrompt
+	}
+	return f.prompt()
+}
+
+// promptPrefix matches the prompts that lessons and terminals put in front
+// of a command: a shell's "$ ", redis-cli's "127.0.0.1:6379> " (with its
+// "[db]" and "(TX)"), the docs' "redis> ", and locklab's own prompts.
+var promptPrefix = regexp.MustCompile(
+	`^(\$ |(redis|embedded|not connected|[\w.-]+:\d+)(\[\d+\])?(\(TX\))?> )`)
+
+// endsInContinuation reports whether a line ends in an odd number of
+// backslashes, i.e. in a `\` that escapes the newline.
+func endsInContinuation(line string) bool {
+	n := len(line) - len(strings.TrimRight(line, "\\"))
+	return n%2 == 1
+}
+
+// Normalize is src as the lab reads it: with the prompts people paste
+// along with a command (`$ `, `127.0.0.1:6379> `, `redis> `) dropped from
+// the front of each line that starts an entry. Lines continuing an open
+// quote or a trailing `\` are left alone: inside a Lua script "$ " is data.
+func Normalize(src string) string {
+	var b strings.Builder
+	f := &feed{lr: Lines(strings.NewReader(src))}
+	for f.err == nil {
+		f.parser = newParser()
+		for _, err := range f.parser.InteractiveSeq(io.TeeReader(f, &b)) {
+			if err != nil {
+				break
+			}
+		}
+	}
+	out := b.String()
+	if !strings.HasSuffix(src, "\n") {
+		out = strings.TrimSuffix(out, "\n")
+	}
+	return out
+}

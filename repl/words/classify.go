@@ -1,0 +1,181 @@
+package words
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/commands"
+)
+
+// Class is what Classify decided about a command line.
+type Class struct {
+	Kind Kind
+	// Name is the word to run: the typed one, or what it stands for
+	// (quit is exit).
+	Name string
+	Word *Word // the table's entry, for Lab and Macro
+}
+
+// Mode says where a line comes from, which changes one rule: where
+// locklab stands in for redis-cli (a command given as arguments, piped
+// input), an unknown word goes to the server as redis-cli would send it;
+// in the REPL, scripts and -c it is refused.
+type Mode int
+
+const (
+	Lang    Mode = iota // the lab language: REPL, scripts, -c
+	StandIn             // locklab as redis-cli
+)
+
+// sharedNames are the words Redis and the shell both have. Upper case is
+// always Redis; in lower case these are Redis too, except echo and wait
+// (the shell's job wait), and set when its first argument is an option
+// (`set -e`, `set +f`).
+var sharedNames = map[string]bool{
+	"set": true, "eval": true, "exec": true, "type": true, "command": true,
+	"time": true, "select": true, "echo": false, "wait": false,
+}
+
+// shellAliases are shell words the lab spells otherwise.
+var shellAliases = map[string]string{"quit": "exit"}
+
+// Classify says what a command line's first word means.
+func Classify(args []string, mode Mode) Class {
+	if len(args) == 0 {
+		return Class{Kind: Unknown}
+	}
+	name := args[0]
+	if redis, shared := sharedNames[name]; shared {
+		if !redis || (name == "set" && len(args) > 1 && isOption(args[1])) {
+			return Class{Kind: Shell, Name: name}
+		}
+		return Class{Kind: Redis, Name: name}
+	}
+	if w := Find(name); w != nil {
+		return Class{Kind: w.Kind, Name: name, Word: w}
+	}
+	return classifyOther(name, len(args), mode)
+}
+
+// classifyOther classifies a word that is neither shared nor in the table.
+func classifyOther(name string, nargs int, mode Mode) Class {
+	switch {
+	case shellAliases[name] != "":
+		return Class{Kind: Shell, Name: shellAliases[name]}
+	case strings.HasPrefix(name, "@"):
+		return Class{Kind: Session, Name: name}
+	case strings.Contains(name, "/"):
+		return Class{Kind: Script, Name: name}
+	case isCount(name) && nargs > 1:
+		return Class{Kind: Repeat, Name: name}
+	case interp.IsBuiltin(name) && !hasUpper(name):
+		return Class{Kind: Shell, Name: name}
+	case isRedisName(name) || mode == StandIn:
+		return Class{Kind: Redis, Name: name}
+	}
+	return Class{Kind: Unknown, Name: name}
+}
+
+func isOption(arg string) bool { return strings.HasPrefix(arg, "-") || strings.HasPrefix(arg, "+") }
+
+// isRedisName reports whether the lab language sends a word to Redis: a
+// command of the static table in any case, or any word with an upper-case
+// letter or a dot (module commands such as JSON.SET), so that Redis
+// itself answers for commands it does not know. Lower-case unknown words
+// (rm, curl) are host programs.
+func isRedisName(name string) bool {
+	if cmd, _ := commands.Lookup([]string{name}); cmd != nil {
+		return true
+	}
+	return hasUpper(name) || strings.Contains(name, ".")
+}
+
+func hasUpper(s string) bool { return strings.ContainsFunc(s, unicode.IsUpper) }
+
+func isCount(word string) bool {
+	n, err := strconv.Atoi(word)
+	return err == nil && n > 0
+}
+
+// SessionName is NAME of an `@NAME` word, if it is a valid session name.
+func SessionName(word string) (string, bool) {
+	name, ok := strings.CutPrefix(word, "@")
+	return name, ok && ValidName(name)
+}
+
+var nameChars = regexp.MustCompile(`^[A-Za-z][\w-]{0,31}$`)
+
+// ValidName reports whether name may name a session.
+func ValidName(name string) bool { return nameChars.MatchString(name) }
+
+// JobName is the session a background job running words is named after:
+// `@bob CMD` is bob, `book carol` (a bidder's macro) is carol,
+// `./book.sh alice` is alice (the lesson's bidder), `./x.sh` is x; "" when
+// the words name none.
+func JobName(words []string) string {
+	c := Classify(words, Lang)
+	switch {
+	case c.Kind == Session:
+		name, _ := SessionName(c.Name)
+		return name
+	case c.Kind == Script && !strings.Contains(c.Name, "/"):
+		return JobName(words[1:]) // run, source, bash, sh: the file's own name
+	case c.Kind == Macro && c.Word.Bidder && len(words) > 1 && ValidName(words[1]):
+		return words[1]
+	case c.Kind == Script:
+		if len(words) > 1 && ValidName(words[1]) {
+			return words[1]
+		}
+		return strings.TrimSuffix(path.Base(c.Name), path.Ext(c.Name))
+	}
+	return ""
+}
+
+// NamedByArgument reports whether a job running first is named after its
+// first argument (a bidder's macro, a script path), so that a job whose
+// argument is only known at run time (`book $w &`) is named then.
+func NamedByArgument(first string) bool {
+	c := Classify([]string{first, ""}, Lang)
+	return (c.Kind == Script && strings.Contains(first, "/")) || (c.Kind == Macro && c.Word.Bidder)
+}
+
+// RedisPart is the Redis command of a line, past the prefixes that come
+// before one: `@NAME`, `redis-cli [flags]`, `docker exec [opts] CTR
+// redis-cli [flags]`.
+func RedisPart(fields []string) []string {
+	for len(fields) > 0 {
+		switch c := Classify(fields, Lang); {
+		case c.Kind == Session:
+			fields = fields[1:]
+		case c.Name == "redis-cli":
+			fields = skipCLIFlags(fields[1:])
+		case c.Name == "docker" && len(fields) >= 4 && fields[1] == "exec":
+			_, rest, _ := dockerExecFlags(fields[2:])
+			fields = rest
+			if len(fields) > 0 {
+				fields = fields[1:] // the container
+			}
+		default:
+			return fields
+		}
+	}
+	return fields
+}
+
+func skipCLIFlags(fields []string) []string {
+	var o cliflags.Options
+	for len(fields) > 0 && cliflags.IsFlag(fields[0]) {
+		n, err := cliflags.ParseFlag(&o, fields)
+		if err != nil || n == 0 {
+			return fields[1:]
+		}
+		fields = fields[n:]
+	}
+	return fields
+}

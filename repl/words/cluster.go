@@ -1,0 +1,200 @@
+package words
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/topology"
+)
+
+const clusterUsage = "cluster up | cluster down | cluster attach PRIMARY_HOST:PORT REPLICA_HOST:PORT"
+
+// clusterWord is `cluster up|down|attach`.
+func clusterWord(ctx context.Context, env Env, args []string) error {
+	if len(args) < 2 {
+		return Usage(clusterUsage)
+	}
+	switch {
+	case args[1] == "up" && len(args) == 2:
+		return clusterUp(ctx, env)
+	case args[1] == "attach" && len(args) == 4:
+		return clusterAttach(ctx, env, args[2], args[3])
+	case args[1] == "down" && len(args) == 2:
+		env.State().Close()
+		fmt.Fprintln(env.Stdout(), "cluster: stopped")
+		return nil
+	}
+	return Usage(clusterUsage)
+}
+
+func clusterUp(ctx context.Context, env Env) error {
+	env.State().Close()
+	dir, err := os.MkdirTemp("", "locklab-cluster-")
+	if err != nil {
+		return fmt.Errorf("cluster up: %w", err)
+	}
+	t, err := topology.Up(ctx, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		if errors.Is(err, server.ErrNoRedisServer) {
+			// Nothing after this can work: stop the script here.
+			return fmt.Errorf("cluster up needs real Redis servers: %w", err)
+		}
+		return Failf("cluster up: %v", err)
+	}
+	env.State().setCluster(&cluster{t: t, dir: dir})
+	fmt.Fprintf(env.Stdout(), "cluster: primary %s, replica %s (replicating through a proxy at %s), in sync\n",
+		t.PrimaryAddr(), t.ReplicaAddr(), t.Proxy.Addr())
+	return nil
+}
+
+func clusterAttach(ctx context.Context, env Env, primary, replica string) error {
+	t, err := topology.Attach(ctx, primary, replica)
+	if err != nil {
+		return Failf("cluster attach: %v", err)
+	}
+	env.State().Close()
+	env.State().setCluster(&cluster{t: t})
+	fmt.Fprintf(env.Stdout(), "cluster: attached to primary %s and replica %s, in sync (cut the link with: link cut --pause)\n", primary, replica)
+	return nil
+}
+
+// needCluster is the cluster and its state, or an error saying how to
+// start one.
+func needCluster(env Env) (*cluster, bool, bool, error) {
+	c, promoted, paused := env.State().clusterNow()
+	if c == nil {
+		return nil, false, false, Failf("no cluster: start one with `cluster up` (or `cluster attach PRIMARY REPLICA`)")
+	}
+	return c, promoted, paused, nil
+}
+
+// linkWord is `link cut|heal [--both] [--pause]`: drop the replication
+// stream primary->replica (or both ways) in the proxy, keeping the
+// connection open; --pause uses CLIENT PAUSE WRITE on the replica instead.
+func linkWord(ctx context.Context, env Env, args []string) error {
+	c, _, _, err := needCluster(env)
+	if err != nil {
+		return err
+	}
+	if len(args) < 2 || (args[1] != "cut" && args[1] != "heal") {
+		return Usage(linkUsage)
+	}
+	dir, pause := topology.Downstream, c.t.Proxy == nil
+	for _, a := range args[2:] {
+		switch a {
+		case "--both":
+			dir = topology.Both
+		case "--pause":
+			pause = true
+		default:
+			return Usage(linkUsage)
+		}
+	}
+	if pause {
+		return pauseLink(ctx, env, c, args[1] == "cut")
+	}
+	if args[1] == "cut" {
+		c.t.Proxy.Cut(dir)
+		fmt.Fprintf(env.Stdout(), "link: %s cut (the connection stays open; the bytes are dropped)\n", dir)
+	} else {
+		c.t.Proxy.Heal(dir)
+		fmt.Fprintf(env.Stdout(), "link: %s healed (what was dropped stays lost)\n", dir)
+	}
+	return nil
+}
+
+const linkUsage = "link cut|heal [--both] [--pause]"
+
+func pauseLink(ctx context.Context, env Env, c *cluster, cut bool) error {
+	var err error
+	if cut {
+		err = topology.PauseCut(ctx, c.t.ReplicaAddr())
+	} else {
+		err = topology.PauseHeal(ctx, c.t.ReplicaAddr())
+	}
+	if err != nil {
+		return Failf("link: %v", err)
+	}
+	env.State().update(c, func(c *cluster) { c.paused = cut })
+	fmt.Fprintf(env.Stdout(), "link: replica writes paused: %v (CLIENT PAUSE WRITE, relies on Redis internals; check the offsets)\n", cut)
+	return nil
+}
+
+// crashWord is `crash primary`: SHUTDOWN NOSAVE NOW (SIGKILL if need be),
+// and nothing the proxy still holds is forwarded afterwards.
+func crashWord(ctx context.Context, env Env, args []string) error {
+	c, _, _, err := needCluster(env)
+	if err != nil {
+		return err
+	}
+	if len(args) != 2 || args[1] != "primary" {
+		return Usage("crash primary")
+	}
+	if err := c.t.CrashPrimary(ctx); err != nil {
+		return Failf("crash primary: %v", err)
+	}
+	fmt.Fprintf(env.Stdout(), "primary %s crashed (%s)\n", c.t.PrimaryAddr(), c.t.CrashMethod())
+	return nil
+}
+
+// promoteWord is `promote replica`: REPLICAOF NO ONE. From then on, `on
+// primary` means the promoted replica.
+func promoteWord(ctx context.Context, env Env, args []string) error {
+	c, _, paused, err := needCluster(env)
+	if err != nil {
+		return err
+	}
+	if len(args) != 2 || args[1] != "replica" {
+		return Usage("promote replica")
+	}
+	if paused {
+		topology.PauseHeal(ctx, c.t.ReplicaAddr()) // after the crash: the paused write is discarded
+	}
+	if err := c.t.Promote(ctx); err != nil {
+		return Failf("promote replica: %v", err)
+	}
+	env.State().update(c, func(c *cluster) { c.promoted = true })
+	env.Recorder().Failover(time.Now())
+	fmt.Fprintf(env.Stdout(), "replica %s promoted: it is the primary now\n", c.t.ReplicaAddr())
+	return nil
+}
+
+// replicationWord prints both roles, the offsets and the bytes dropped.
+func replicationWord(ctx context.Context, env Env, args []string) error {
+	c, _, _, err := needCluster(env)
+	if err != nil {
+		return err
+	}
+	text := c.t.Status(ctx).String()
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	fmt.Fprint(env.Stdout(), text)
+	return nil
+}
+
+// OnNode is `@NAME on primary|replica CMD ...`: session NAME now talks to
+// that server (and stays there), then runs CMD.
+func OnNode(ctx context.Context, env Env, name string, args []string) error {
+	c, promoted, _, err := needCluster(env)
+	if err != nil {
+		return err
+	}
+	if len(args) < 2 || (args[0] != "primary" && args[0] != "replica") {
+		return Usage("@NAME on primary|replica COMMAND ...")
+	}
+	addr := c.t.PrimaryAddr()
+	if args[0] == "replica" || promoted {
+		addr = c.t.ReplicaAddr()
+	}
+	t := env.Sessions().Target
+	t.Network, t.Addr, t.Embedded, t.DB = "tcp", addr, false, 0
+	env.Sessions().Retarget(name, t)
+	return env.Dispatch(ctx, name, args[1:])
+}

@@ -1,0 +1,91 @@
+package words
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/locklab/locklab/repl/load"
+	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// loadUsage adds --modes to load's own options.
+const loadUsage = load.Usage + " [--modes break,fix,extend,fenced]"
+
+// loadWord is `load ...`: many workers on one lock, counted from the
+// server's answers. --modes runs several modes one after another and
+// prints one table comparing them.
+func loadWord(ctx context.Context, env Env, args []string) error {
+	modes, rest := splitModes(args[1:])
+	cfg, asJSON, err := load.ParseArgs(rest)
+	if err != nil {
+		return &Error{Status: 2, Msg: err.Error()}
+	}
+	if len(modes) == 0 {
+		modes = []string{cfg.Mode}
+	}
+	var runs []load.Stats
+	for _, mode := range modes {
+		cfg.Mode = mode
+		stats, err := load.Run(ctx, loadDialer(env.Sessions().Target), cfg, progressWriter(env, asJSON))
+		runs = append(runs, stats)
+		if err != nil || stats.Interrupted {
+			printLoad(env.Stdout(), runs, asJSON)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return Failf("load: %v", err)
+		}
+	}
+	printLoad(env.Stdout(), runs, asJSON)
+	return nil
+}
+
+// splitModes takes --modes A,B,... out of the arguments.
+func splitModes(args []string) ([]string, []string) {
+	for i, a := range args {
+		if a == "--modes" && i+1 < len(args) {
+			return strings.Split(args[i+1], ","), append(append([]string{}, args[:i]...), args[i+2:]...)
+		}
+		if v, ok := strings.CutPrefix(a, "--modes="); ok {
+			return strings.Split(v, ","), append(append([]string{}, args[:i]...), args[i+1:]...)
+		}
+	}
+	return nil, args
+}
+
+// loadDialer gives each worker (and load's control connection, 0) a
+// connection of its own to the lab's server, named on it.
+func loadDialer(t session.Target) func(int) load.Conn {
+	return func(w int) load.Conn {
+		name := fmt.Sprintf("load-w%d", w)
+		if w == 0 {
+			name = "load-control"
+		}
+		return session.NewConn(t, name)
+	}
+}
+
+// progressWriter is where load's progress bar goes: the terminal only.
+func progressWriter(env Env, asJSON bool) io.Writer {
+	lw, toTerminal := env.Stdout().(*output.LineWriter)
+	if !env.TTY() || asJSON || !env.Interactive() && !(toTerminal && lw.Session() == session.Main) {
+		return nil
+	}
+	return env.Output().TerminalErr()
+}
+
+func printLoad(w io.Writer, runs []load.Stats, asJSON bool) {
+	switch {
+	case asJSON:
+		for _, r := range runs {
+			fmt.Fprintln(w, r.JSON())
+		}
+	case len(runs) == 1:
+		fmt.Fprint(w, runs[0].Table())
+	default:
+		fmt.Fprint(w, load.Compare(runs))
+	}
+}

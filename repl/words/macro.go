@@ -1,0 +1,52 @@
+package words
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/locklab/locklab/repl/lab"
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// macroWord lists a lesson macro in the table.
+func macroWord(m *lab.Macro) Word {
+	return Word{Name: m.Name, Kind: Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
+		Run: func(ctx context.Context, env Env, args []string) error {
+			err := m.Run(ctx, macroEnv{env}, args[1:])
+			var usage *lab.UsageError
+			switch {
+			case errors.As(err, &usage):
+				return &Error{Status: 2, Msg: usage.Error()}
+			case errors.Is(err, lab.ErrReply):
+				return Status(1)
+			}
+			return err
+		}}
+}
+
+// macroEnv is a macro's view of the run (see lab.Env).
+type macroEnv struct{ env Env }
+
+func (e macroEnv) Session() string { return e.env.Session() }
+
+func (e macroEnv) Run(ctx context.Context, session string, args ...string) (resp.Reply, error) {
+	return e.env.Send(ctx, session, args, true)
+}
+
+func (e macroEnv) Query(ctx context.Context, session string, args ...string) (resp.Reply, error) {
+	return e.env.Send(ctx, session, args, false)
+}
+
+func (e macroEnv) Say(session, format string, a ...any) {
+	fmt.Fprintf(e.env.StdoutOf(session), format+"\n", a...)
+}
+
+func (e macroEnv) Seats(slot string, n int64) { e.env.Recorder().SetSeats(slot, n) }
+
+func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error { return Sleep(ctx, d) }
+
+func (e macroEnv) SHA(script string) string { return e.env.State().SHA(script) }
+
+func (e macroEnv) SetLoaded(script, sha string) { e.env.State().SetLoaded(script, sha) }

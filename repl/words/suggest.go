@@ -1,0 +1,56 @@
+package words
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/locklab/locklab/repl/commands"
+)
+
+// Nearest is the lab word closest to a typo (within two edits), or "".
+func Nearest(word string) string {
+	best, bestDist := "", 3
+	for _, w := range Table() {
+		if d := distance(word, w.Name); d < bestDist && w.Name != "." {
+			best, bestDist = w.Name, d
+		}
+	}
+	return best
+}
+
+// NearCommands are the Redis commands that start like word, when they
+// are few enough to be a useful suggestion.
+func NearCommands(word string) []string {
+	var near []string
+	for _, n := range commands.Names() {
+		if len(word) >= 2 && strings.HasPrefix(n, strings.ToUpper(word[:2])) {
+			near = append(near, n)
+		}
+	}
+	sort.Strings(near)
+	if len(near) > 8 {
+		return nil
+	}
+	return near
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

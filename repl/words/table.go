@@ -1,0 +1,102 @@
+package words
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/locklab/locklab/repl/lab"
+)
+
+// labWords are the lab's own words, in the order help lists them. (A
+// function, not a variable: help lists the table it is part of.)
+func labWords() []Word {
+	return []Word{
+		{Name: "redis-cli", Kind: Lab, Run: redisCLIWord,
+			Usage:   "redis-cli [-h HOST] [-p PORT] [-a PASS] [-n DB] [--raw|--no-raw] [-3] [-r N] CMD ...",
+			Summary: "run one command on a fresh connection, printed as the real redis-cli prints it"},
+		{Name: "docker", Kind: Lab, Run: docker,
+			Usage:   "docker exec [-i] [-t] redis-lesson redis-cli CMD ...",
+			Summary: "the lesson's way to reach its Redis container; here it reaches the lab's Redis"},
+		{Name: "sleep", Kind: Lab, Run: sleep, Usage: "sleep SECONDS", Summary: "wait (0.3, 1, 2s, 1m); Ctrl-C cuts it short"},
+		{Name: "run", Kind: Script, Run: runScriptWord, Usage: "run FILE [ARG ...]",
+			Summary: "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)"},
+		{Name: "help", Kind: Lab, Run: help, Usage: "help [COMMAND]", Summary: "this list, or the syntax of a Redis command"},
+		{Name: "clear", Kind: Lab, Run: clear, Usage: "clear", Summary: "clear the screen"},
+		{Name: "expect", Kind: Lab, Run: expect,
+			Usage:   "expect CMD ... OP VALUE | expect reply VALUE | expect verdict KIND | expect lines REGEX OP N",
+			Summary: "check the run (a self-checking .lab script); help expect for the grammar"},
+		{Name: "timeline", Kind: Lab, Run: timelineWord, Usage: timelineUsage,
+			Summary: "draw the last run: a lane per session, time flowing down, a bar per lock"},
+		{Name: "load", Kind: Lab, Run: loadWord, Usage: loadUsage,
+			Summary: "stress the lock: N workers x M acquire/work/release cycles, counted from the server's answers (--json, --modes)"},
+		{Name: "cluster", Kind: Lab, Run: clusterWord, Usage: clusterUsage,
+			Summary: "a primary and a replica (real redis-server children, a proxy in their link) for the failover lab"},
+		{Name: "link", Kind: Lab, Run: linkWord, Usage: linkUsage,
+			Summary: "drop the replication stream (primary->replica, or both ways), keeping the connection open"},
+		{Name: "crash", Kind: Lab, Run: crashWord, Usage: "crash primary",
+			Summary: "SHUTDOWN NOSAVE NOW on the primary: nothing it had not replicated survives"},
+		{Name: "promote", Kind: Lab, Run: promoteWord, Usage: "promote replica",
+			Summary: "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)"},
+		{Name: "replication", Kind: Lab, Run: replicationWord, Usage: "replication",
+			Summary: "both roles, the primary's and the replica's offsets, the bytes the link dropped"},
+		{Name: "verdict", Kind: Lab, Run: verdictWord, Usage: "verdict",
+			Summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear"},
+	}
+}
+
+// scriptAliases run a script file as `run` does.
+var scriptAliases = []string{"source", ".", "bash", "sh"}
+
+// table is every word of the lab, built on first use (start-up stays
+// light), and its index by name.
+var (
+	tableOnce sync.Once
+	table     []Word
+	byName    map[string]*Word
+)
+
+// Table is every word of the lab: its own, the script aliases, then the
+// lesson's macros.
+func Table() []Word {
+	tableOnce.Do(buildTable)
+	return table
+}
+
+func buildTable() {
+	table = labWords()
+	run := table[slices.IndexFunc(table, func(w Word) bool { return w.Name == "run" })]
+	for _, alias := range scriptAliases {
+		w := run
+		w.Name = alias
+		table = append(table, w)
+	}
+	for i := range lab.Macros {
+		table = append(table, macroWord(&lab.Macros[i]))
+	}
+	byName = make(map[string]*Word, len(table))
+	for i := range table {
+		byName[table[i].Name] = &table[i]
+	}
+}
+
+// Find returns the table's word called name, or nil.
+func Find(name string) *Word {
+	tableOnce.Do(buildTable)
+	return byName[name]
+}
+
+// shellWords are the shell's own words the lab keeps, for help and
+// completion.
+var shellWords = []string{"echo", "printf", "wait", "test", "if", "then", "else", "fi", "for", "do", "done", "exit", "quit"}
+
+// Names lists every word a line may start with besides Redis commands:
+// the lab's, the macros, and the shell words it keeps (for completion).
+func Names() []string {
+	var out []string
+	for _, w := range Table() {
+		if w.Name != "." {
+			out = append(out, w.Name)
+		}
+	}
+	return append(out, shellWords...)
+}
