@@ -40,8 +40,13 @@ locklab's own:
 `
 
 func main() {
+	wholeProgram = true
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// wholeProgram is set when locklab runs as its own process (not inside a
+// test's): only then does it decide how many CPUs it uses.
+var wholeProgram bool
 
 // run parses the command line and hands over to repl.Main; it returns the
 // process's exit status.
@@ -52,6 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Try locklab --help.")
 		return 2
 	}
+	opts.ShareCPUs = wholeProgram
 	if opts.Help {
 		fmt.Fprint(stdout, usage)
 		return 0

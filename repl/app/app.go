@@ -35,7 +35,11 @@ type Options struct {
 	SVG         string // ... and as SVG
 	Help        bool
 	AuthWarning bool // a password was given on the command line
-	color       bool // decided in Main
+	// ShareCPUs leaves a redis-server on this machine a CPU (see
+	// cpusFor): set by the program itself, never by tests that run
+	// locklab in their own process.
+	ShareCPUs bool
+	color     bool // decided in Main
 }
 
 // Main runs locklab as the options say and returns the exit status.
@@ -52,6 +56,9 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stop()
+	if o.ShareCPUs {
+		shareCPUs(target, os.Getenv("GOMAXPROCS") != "")
+	}
 	in.sessions = session.NewSet(target)
 	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab

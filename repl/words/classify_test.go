@@ -1,0 +1,189 @@
+package words_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/locklab/locklab/repl/words"
+)
+
+// classifyCase is one command line and what Classify must make of it in
+// one mode. name is the word to run; "" means the typed first word.
+type classifyCase struct {
+	what string // what a user sees
+	args []string
+	mode words.Mode
+	kind words.Kind
+	name string
+}
+
+// inBoth is the same expectation in the lab language (REPL, scripts, -c)
+// and where locklab stands in for redis-cli (arguments, piped input):
+// the rule that differs between them is only for unknown lower-case words.
+func inBoth(what string, args []string, kind words.Kind, name string) []classifyCase {
+	return []classifyCase{
+		{what, args, words.Lang, kind, name},
+		{what, args, words.StandIn, kind, name},
+	}
+}
+
+func classifyCases() []classifyCase {
+	var cs []classifyCase
+	add := func(c ...classifyCase) { cs = append(cs, c...) }
+
+	// Nothing typed runs nothing.
+	add(inBoth("an empty line runs nothing", nil, words.Unknown, "")...)
+
+	// Redis/shell name clashes. Upper case is always Redis: a bug routing
+	// `SET`, `ECHO` or `WAIT` to the shell would print the shell's answer
+	// (or wait for jobs) instead of the server's reply.
+	for _, w := range []string{"SET", "EVAL", "EXEC", "WAIT", "ECHO", "TYPE", "SELECT", "TIME", "COMMAND"} {
+		add(inBoth(w+" in upper case is sent to Redis", []string{w, "x"}, words.Redis, "")...)
+	}
+	// Lower case is Redis too, except echo, wait and set -e/+f: a bug here
+	// makes `select 1` or `type k` run the shell's builtin (`type` would
+	// print "type: k: not found") instead of the server's reply.
+	for _, w := range []string{"set", "eval", "exec", "type", "select", "time", "command"} {
+		add(inBoth(w+" in lower case is sent to Redis", []string{w, "k", "v"}, words.Redis, "")...)
+	}
+	add(inBoth("lower-case set with no arguments is Redis's (its arity error)", []string{"set"}, words.Redis, "")...)
+	add(inBoth("echo in lower case prints like the shell's echo", []string{"echo", "hi"}, words.Shell, "")...)
+	add(inBoth("wait in lower case waits for the line's jobs", []string{"wait"}, words.Shell, "")...)
+	add(inBoth("set -e is the shell's option, not a Redis SET", []string{"set", "-e"}, words.Shell, "")...)
+	add(inBoth("set +f is the shell's option, not a Redis SET", []string{"set", "+f"}, words.Shell, "")...)
+	add(inBoth("set k -1 is a Redis SET (only the first argument counts)", []string{"set", "k", "-1"}, words.Redis, "")...)
+	add(inBoth("quit ends the run as exit does", []string{"quit"}, words.Shell, "exit")...)
+
+	// Interpreter builtins stay the shell's: a bug sending `[` or `test` to
+	// Redis would make every `if [ ... ]` answer ERR unknown command.
+	for _, w := range []string{"cd", "true", "test", "[", "exit", "printf"} {
+		add(inBoth(w+" is the shell's builtin", []string{w, "x"}, words.Shell, "")...)
+	}
+
+	// Lab words and macros: found in the table, never sent to Redis.
+	add(inBoth("sleep is the lab's sleep", []string{"sleep", "1"}, words.Lab, "")...)
+	add(inBoth("redis-cli runs the emulated redis-cli", []string{"redis-cli", "PING"}, words.Lab, "")...)
+	add(inBoth("expect checks the run", []string{"expect", "GET", "k", "==", "1"}, words.Lab, "")...)
+	add(inBoth("book runs the lesson's booking macro", []string{"book", "alice"}, words.Macro, "")...)
+	add(inBoth("book-locked runs the locked booking macro", []string{"book-locked", "bob"}, words.Macro, "")...)
+
+	// Sessions.
+	add(inBoth("@alice runs the rest of the line in session alice", []string{"@alice", "GET", "k"}, words.Session, "")...)
+
+	// Scripts: the aliases and paths. A bug here sends `./x.sh` to Redis
+	// (ERR unknown command './x.sh') or refuses `run`.
+	for _, w := range []string{"run", "source", ".", "bash", "sh"} {
+		add(inBoth(w+" x.lab runs the script file", []string{w, "x.lab"}, words.Script, "")...)
+	}
+	add(inBoth("./x.sh runs the script file", []string{"./x.sh"}, words.Script, "")...)
+	add(inBoth("scripts/a.lab runs the script file", []string{"scripts/a.lab", "arg"}, words.Script, "")...)
+
+	// redis-cli's repeat: `3 INCR n` runs INCR three times; `3` alone is
+	// not a repeat of nothing (a bug would loop over an empty command).
+	add(inBoth("3 INCR n runs INCR n three times", []string{"3", "INCR", "n"}, words.Repeat, "")...)
+	add(classifyCase{"3 alone is refused, not a repeat", []string{"3"}, words.Lang, words.Unknown, ""})
+	add(classifyCase{"3 alone goes to the server as redis-cli sends it", []string{"3"}, words.StandIn, words.Redis, ""})
+	add(classifyCase{"0 INCR n is no repeat: refused", []string{"0", "INCR", "n"}, words.Lang, words.Unknown, ""})
+
+	// Module commands and upper-case unknowns: the server answers for them
+	// in both modes (a bug refusing json.set would break RedisJSON users).
+	add(inBoth("json.set goes to the server (a module command)", []string{"json.set", "k", "$", "{}"}, words.Redis, "")...)
+	add(inBoth("JSON.SET goes to the server", []string{"JSON.SET", "k", "$", "{}"}, words.Redis, "")...)
+	add(inBoth("FOO goes to the server, which says unknown command", []string{"FOO", "bar"}, words.Redis, "")...)
+	add(inBoth("lower-case get is a Redis command", []string{"get", "k"}, words.Redis, "")...)
+
+	// Lower-case unknown words: refused in the lab language (status 127,
+	// "not a lab command"), sent to the server where locklab stands in for
+	// redis-cli. A bug mixing the modes either lets `rm` through in a
+	// script or refuses what redis-cli would send.
+	for _, w := range []string{"rm", "unknowncmd", "curl"} {
+		add(classifyCase{w + " is refused in the lab language", []string{w, "a"}, words.Lang, words.Unknown, ""})
+		add(classifyCase{w + " goes to the server as redis-cli sends it", []string{w, "a"}, words.StandIn, words.Redis, ""})
+	}
+	return cs
+}
+
+func TestClassify(t *testing.T) {
+	modeName := map[words.Mode]string{words.Lang: "lang", words.StandIn: "standin"}
+	for _, c := range classifyCases() {
+		t.Run(modeName[c.mode]+"/"+c.what, func(t *testing.T) {
+			want := c.name
+			if want == "" && len(c.args) > 0 {
+				want = c.args[0]
+			}
+			got := words.Classify(c.args, c.mode)
+			if got.Kind != c.kind || got.Name != want {
+				t.Errorf("Classify(%q, %s) = %s %q, want %s %q", c.args, modeName[c.mode], got.Kind, got.Name, c.kind, want)
+			}
+			// Lab words and macros carry their table entry (dispatch runs
+			// its Run); a nil Word would panic at dispatch.
+			if (got.Kind == words.Lab || got.Kind == words.Macro) && (got.Word == nil || got.Word.Name != want) {
+				t.Errorf("Classify(%q).Word = %v, want the table's %q", c.args, got.Word, want)
+			}
+		})
+	}
+}
+
+// TestClassifyTable: each word of the table classifies as its own kind
+// (a shared name or alias shadowing a table word would make help list a
+// word that never runs), and no two words share a name (Find would
+// return only one of them).
+func TestClassifyTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, w := range words.Table() {
+		if seen[w.Name] {
+			t.Errorf("two table words are called %q", w.Name)
+		}
+		seen[w.Name] = true
+		for _, mode := range []words.Mode{words.Lang, words.StandIn} {
+			if got := words.Classify([]string{w.Name, "alice"}, mode); got.Kind != w.Kind || got.Name != w.Name {
+				t.Errorf("Classify(%q, %d) = %s %q, want its table kind %s", w.Name, mode, got.Kind, got.Name, w.Kind)
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("the table is empty")
+	}
+}
+
+func TestClassifyJobName(t *testing.T) {
+	for _, c := range []struct {
+		what  string
+		words []string
+		want  string
+	}{
+		{"./book_no_lock.sh alice & shows as alice (the lesson's bidder)", []string{"./book_no_lock.sh", "alice"}, "alice"},
+		{"./x.sh & shows as x (the script's name)", []string{"./x.sh"}, "x"},
+		{"book carol & shows as carol (a bidder's macro)", []string{"book", "carol"}, "carol"},
+		{"@bob GET k & shows as bob", []string{"@bob", "GET", "k"}, "bob"},
+		{"run x.lab & shows as x (the file's name)", []string{"run", "x.lab"}, "x"},
+		{"bash ./b.sh dave & shows as dave (the script's bidder)", []string{"bash", "./b.sh", "dave"}, "dave"},
+		{"GET k & names no session", []string{"GET", "k"}, ""},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			if got := words.JobName(c.words); got != c.want {
+				t.Errorf("JobName(%q) = %q, want %q", c.words, got, c.want)
+			}
+		})
+	}
+}
+
+func TestClassifyRedisPart(t *testing.T) {
+	for _, c := range []struct {
+		what   string
+		fields []string
+		want   []string
+	}{
+		{"@a GET k sends GET k", []string{"@a", "GET", "k"}, []string{"GET", "k"}},
+		{"redis-cli -p 1 --raw GET k sends GET k", []string{"redis-cli", "-p", "1", "--raw", "GET", "k"}, []string{"GET", "k"}},
+		{"docker exec -it redis-lesson redis-cli GET k sends GET k",
+			[]string{"docker", "exec", "-it", "redis-lesson", "redis-cli", "GET", "k"}, []string{"GET", "k"}},
+		{"GET k is itself", []string{"GET", "k"}, []string{"GET", "k"}},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			if got := words.RedisPart(c.fields); !slices.Equal(got, c.want) {
+				t.Errorf("RedisPart(%q) = %q, want %q", c.fields, got, c.want)
+			}
+		})
+	}
+}
