@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,4 +110,83 @@ func redisCLI(t *testing.T) string {
 		t.Skip("redis-cli is not installed")
 	}
 	return cli
+}
+
+// TestConfirmUnknownWords: where locklab stands in for redis-cli, a word
+// neither knows goes to the server as redis-cli sends it, so the user sees
+// the server's own error (or a module's reply) and the same exit status.
+// A bug refusing the word in these modes prints `not a lab command` and
+// exits 127 where redis-cli printed ERR and exited 0.
+func TestConfirmUnknownWords(t *testing.T) {
+	cli := redisCLI(t)
+	port := redistest.Real(t)[len("127.0.0.1:"):]
+	for _, c := range []struct {
+		what  string
+		args  []string
+		stdin string
+	}{
+		{"unknowncmd a b as arguments prints the server's unknown-command error", []string{"unknowncmd", "a", "b"}, ""},
+		{"unknowncmd piped prints the server's unknown-command error", nil, "unknowncmd\n"},
+		{"json.set as arguments goes to the server (a module command, unknown here)", []string{"json.set", "k", "$", "{}"}, ""},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			args := append([]string{"-p", port}, c.args...)
+			cmd := exec.Command(cli, args...)
+			cmd.Stdin = strings.NewReader(c.stdin)
+			var want, wantErr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &want, &wantErr
+			wantCode := 0
+			if err := cmd.Run(); err != nil {
+				exitErr, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatalf("redis-cli %q: %v", args, err)
+				}
+				wantCode = exitErr.ExitCode()
+			}
+			if !strings.Contains(want.String(), "unknown command") {
+				t.Fatalf("redis-cli %q printed %q: the server knows the word, so this compares nothing", args, want.String())
+			}
+			var got, gotErr bytes.Buffer
+			gotCode := run(args, strings.NewReader(c.stdin), &got, &gotErr)
+			if got.String() != want.String() {
+				t.Errorf("stdout of %q:\nredis-cli: %q\nlocklab:   %q\nlocklab's stderr: %q", args, want.String(), got.String(), gotErr.String())
+			}
+			if gotCode != wantCode {
+				t.Errorf("exit status of %q: redis-cli %d, locklab %d (stderr %q)", args, wantCode, gotCode, gotErr.String())
+			}
+		})
+	}
+}
+
+// TestConfirmUnknownWordsRefused: in the lab language the same word is
+// refused, with the statuses a shell gives: 127 for -c (command not found),
+// 2 for a script file, whose precheck finds it before anything runs. A
+// bug sending it to the server exits 0; one finding it in the file only
+// as it runs exits 127.
+func TestConfirmUnknownWordsRefused(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "u.lab")
+	if err := os.WriteFile(file, []byte("unknowncmd\necho after\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		args []string
+		want int
+	}{
+		{"-c 'unknowncmd a' is refused with status 127", []string{"-c", "unknowncmd a"}, 127},
+		{"a .lab file with unknowncmd is refused with status 2", []string{file}, 2},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(c.args, strings.NewReader(""), &out, &errOut); code != c.want {
+				t.Errorf("locklab %q exited %d, want %d\nstdout: %q\nstderr: %q", c.args, code, c.want, out.String(), errOut.String())
+			}
+			if !strings.Contains(errOut.String(), "unknowncmd: not a lab command") {
+				t.Errorf("locklab %q: stderr %q does not say unknowncmd is not a lab command", c.args, errOut.String())
+			}
+			if out.Len() != 0 {
+				t.Errorf("locklab %q printed %q: the refused line must not run, nor (in the file) what follows it", c.args, out.String())
+			}
+		})
+	}
 }

@@ -17,12 +17,16 @@ func (r *Recorder) Expected(held bool) {
 	}
 }
 
-// Expectations is how many expectations the run checked, and how many
-// failed.
-func (r *Recorder) Expectations() (checked, failed int) {
+// TakeExpectations is how many expectations the run checked since the
+// last summary, and how many failed; counting starts anew, so that a
+// summary (a script's from the REPL, then the pipe's around it) counts
+// each expectation once.
+func (r *Recorder) TakeExpectations() (checked, failed int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.expects, r.failed
+	checked, failed = r.expects, r.failed
+	r.expects, r.failed = 0, 0
+	return checked, failed
 }
 
 // RedisError counts an error reply from Redis (for -e).

@@ -29,6 +29,7 @@ type Recorder struct {
 	failed    int
 	redisErrs int
 	replies   map[string]string // session -> raw text of its last printed reply
+	unjudged  int               // events since the last verdict
 }
 
 // New makes a recorder whose run begins now.
@@ -70,6 +71,7 @@ func (r *Recorder) Observe(e session.Event, c check.Event) []check.Note {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	notes := r.ann.Observe(c)
+	r.unjudged++
 	if len(r.events) >= maxEvents {
 		return notes
 	}
@@ -111,6 +113,16 @@ func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.ann.Verdict(lengths)
+}
+
+// Judged says a verdict on the run so far was given, and reports
+// whether anything happened since the last one: a run inside a run (a
+// script from the prompt) is judged once, by itself.
+func (r *Recorder) Judged() (news bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	news, r.unjudged = r.unjudged > 0, 0
+	return news
 }
 
 // Timeline is the picture of the run so far, with verdict.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
 )
@@ -23,7 +23,7 @@ func (s *Shell) plainCommand(st *syntax.Stmt) ([]string, bool) {
 	}
 	args := make([]string, len(call.Args))
 	for i, w := range call.Args {
-		if args[i], ok = literal(w); !ok {
+		if args[i], ok = words.Literal(w); !ok {
 			return nil, false
 		}
 	}
@@ -43,27 +43,6 @@ var unbatchable = map[string]bool{
 	"SYNC": true, "PSYNC": true,
 }
 
-// literal is a word's value if it has no expansion of any kind.
-func literal(w *syntax.Word) (string, bool) {
-	plain := true
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob, *syntax.BraceExp:
-			plain = false
-		case *syntax.Lit:
-			if strings.ContainsAny(n.Value, "{~") {
-				plain = false // brace or tilde expansion: leave it to the interpreter
-			}
-		}
-		return plain
-	})
-	if !plain {
-		return "", false
-	}
-	s, err := expand.Literal(&expand.Config{}, w)
-	return s, err == nil
-}
-
 // runBatch sends plain commands (see plainCommand) in the main session as
 // one pipeline and prints their replies in order, exactly as running them
 // one by one would.
@@ -77,11 +56,11 @@ func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	e.hc.Stdout, e.hc.Stderr = stdout, stderr
 	var status error
 	for _, ev := range events {
-		s.deliver(e, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
-		status = s.replyStatus(stderr, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
+		s.print.Deliver(stderr, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
+		status = s.print.Status(stderr, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {
-		status = s.connFailed(ctx, stderr, s.cfg.Sessions.Target, err)
+		status = reply.ConnFailed(ctx, stderr, s.cfg.Sessions.Target, err)
 	}
 	return status
 }

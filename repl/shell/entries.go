@@ -127,12 +127,12 @@ func (e *entries) flush(ctx context.Context) {
 // once its jobs are done.
 func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) {
 	f := &syntax.File{Stmts: stmts}
-	jobs := e.s.jobs.nameJobs(f)
+	jobs := e.s.jobs.Name(f)
 	e.s.beginRun(len(jobs) > 0, jobs)
 	e.withEntry(ctx, func(ctx context.Context) error {
 		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
 		e.s.out.Flush()
-		if len(jobs) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil {
+		if len(jobs) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil && e.s.rec.Judged() {
 			mainOut, _ := e.s.out.Writers(session.Main)
 			e.s.verdict(ctx, mainOut)
 		}

@@ -9,8 +9,10 @@ import (
 
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
+	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
@@ -47,7 +49,7 @@ func (e *env) Session() string {
 	if name, ok := e.ctx.Value(sessionKey{}).(string); ok {
 		return name
 	}
-	if v := e.hc.Env.Get(sessionVar); v.IsSet() {
+	if v := e.hc.Env.Get(jobs.SessionVar); v.IsSet() {
 		if v.String() == "" {
 			return "job" // a job named by an empty word (`book $w &`, $w unset)
 		}
@@ -61,12 +63,12 @@ func (e *env) Send(ctx context.Context, name string, args []string, print bool) 
 }
 
 func (e *env) Deliver(ev session.Event, mode cliflags.Output, exitOnError bool) error {
-	e.s.deliver(e, e.s.stdoutFor(e.hc, ev.Session), ev, mode, exitOnError)
-	return e.s.replyStatus(e.hc.Stderr, ev.Args, ev.Reply, exitOnError)
+	e.s.print.Deliver(e.hc.Stderr, e.s.stdoutFor(e.hc, ev.Session), ev, mode, exitOnError)
+	return e.s.print.Status(e.hc.Stderr, ev.Args, ev.Reply, exitOnError)
 }
 
 func (e *env) ConnFailed(ctx context.Context, t session.Target, err error) error {
-	return e.s.connFailed(ctx, e.hc.Stderr, t, err)
+	return reply.ConnFailed(ctx, e.hc.Stderr, t, err)
 }
 
 func (e *env) Dispatch(ctx context.Context, name string, args []string) error {

@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/words"
 )
 
@@ -18,10 +19,6 @@ import (
 // the exec handler runs it instead. It starts with a NUL byte, which no
 // word typed or read from a file can contain.
 const dispatchWord = "\x00lab"
-
-// sessionVar names, in a job's environment, the session its Redis
-// commands go to.
-const sessionVar = "LOCKLAB_SESSION"
 
 // mode is how this shell's lines are classified (see words.Mode).
 func (s *Shell) mode() words.Mode {
@@ -127,7 +124,7 @@ func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMod
 	if path == "/dev/null" {
 		return devNull{}, nil
 	}
-	if name, stderr, ok := sessionFile(path); ok {
+	if name, stderr, ok := jobs.SessionFile(path); ok {
 		out, errOut := s.out.Writers(name)
 		if stderr {
 			return errOut, nil

@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/expect"
 	"github.com/locklab/locklab/repl/words"
 )
 
@@ -47,14 +48,14 @@ func stmtCall(st *syntax.Stmt) (*syntax.CallExpr, bool) {
 
 // checkCall says what is wrong with a command whose words are literal.
 func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
-	lits := literals(call.Args)
+	lits := words.Literals(call.Args)
 	if len(lits) == 0 {
 		return "" // decided at run time
 	}
 	name := lits[0]
 	switch {
 	case name == "expect" && len(lits) == len(call.Args):
-		if _, err := words.ParseExpect(lits[1:]); err != nil {
+		if _, err := expect.Parse(lits[1:]); err != nil {
 			return err.Error()
 		}
 	case funcs[name] || words.Classify(lits, words.Lang).Kind != words.Unknown:

@@ -72,7 +72,7 @@ func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, top bool)
 	if !top || src.Summary == "" {
 		return err
 	}
-	if ctx.Err() == nil {
+	if ctx.Err() == nil && s.rec.Judged() {
 		mainOut, _ := s.out.Writers(session.Main)
 		s.verdict(ctx, mainOut)
 	}
@@ -80,7 +80,7 @@ func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, top bool)
 }
 
 // waitStmt is `wait`, run at the end of a run.
-var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{litWord("wait")}}
+var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "wait"}}}}}
 
 // runWhole reads src to its end, checks it, and runs it.
 func (s *Shell) runWhole(ctx context.Context, r *interp.Runner, src Source, top bool) error {
@@ -91,7 +91,7 @@ func (s *Shell) runWhole(ctx context.Context, r *interp.Runner, src Source, top 
 	if err != nil {
 		return err
 	}
-	jobs := s.jobs.nameJobs(f)
+	jobs := s.jobs.Name(f)
 	if top {
 		s.beginRun(true, jobs)
 	}
@@ -145,7 +145,7 @@ func (s *Shell) beginRun(fresh bool, jobs []string) {
 // finish ends a run: when expectations failed, a summary and status 1
 // (unless the script exited with a status of its own).
 func (s *Shell) finish(name string, err error) error {
-	expects, failed := s.rec.Expectations()
+	expects, failed := s.rec.TakeExpectations()
 	mainOut, mainErr := s.out.Writers(session.Main)
 	switch {
 	case failed > 0:

@@ -13,8 +13,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
+	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
 )
@@ -42,10 +44,11 @@ type Config struct {
 type Shell struct {
 	cfg    Config
 	out    *output.Output
+	print  *reply.Printer
 	rec    *record.Recorder
 	lab    *words.State
 	runner *interp.Runner // the REPL's and piped input's
-	jobs   jobs
+	jobs   *jobs.Jobs
 
 	mu         sync.Mutex
 	lastStatus error // the exit status of the last entry, as an interp.ExitStatus
@@ -60,7 +63,8 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.New(), lab: words.NewState(), jobs: newJobs()}
+		rec: record.New(), lab: words.NewState(), jobs: jobs.New()}
+	s.print = &reply.Printer{Out: s.out, Rec: s.rec, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace}
 	stdout, stderr := s.out.Writers(session.Main)
 	r, err := s.newRunner(stdout, stderr, session.Main)
 	if err != nil {
@@ -75,7 +79,7 @@ func New(cfg Config) (*Shell, error) {
 func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params ...string) (*interp.Runner, error) {
 	return interp.New(
 		interp.StdIO(nil, stdout, stderr),
-		interp.Env(expand.ListEnviron("LOCKLAB=1", "HOME=/lab", "PATH=", sessionVar+"="+sessionName)),
+		interp.Env(expand.ListEnviron("LOCKLAB=1", "HOME=/lab", "PATH=", jobs.SessionVar+"="+sessionName)),
 		interp.Dir(s.cfg.Dir),
 		interp.Params(append([]string{"-f", "--"}, params...)...), // -f: no globbing, `KEYS *` reaches Redis
 		interp.CallHandler(s.call),

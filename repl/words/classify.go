@@ -124,17 +124,24 @@ func JobName(words []string) string {
 	case c.Kind == Session:
 		name, _ := SessionName(c.Name)
 		return name
-	case c.Kind == Script && !strings.Contains(c.Name, "/"):
-		return JobName(words[1:]) // run, source, bash, sh: the file's own name
+	case c.Kind == Script && c.Word != nil && len(words) > 1:
+		return scriptJobName(words[1:]) // run, source, bash, sh FILE
+	case c.Kind == Script:
+		return scriptJobName(words)
 	case c.Kind == Macro && c.Word.Bidder && len(words) > 1 && ValidName(words[1]):
 		return words[1]
-	case c.Kind == Script:
-		if len(words) > 1 && ValidName(words[1]) {
-			return words[1]
-		}
-		return strings.TrimSuffix(path.Base(c.Name), path.Ext(c.Name))
 	}
 	return ""
+}
+
+// scriptJobName names a job running a script file: after its first
+// argument (the lesson's bidder: ./book_no_lock.sh alice), else after the
+// file (./x.sh is x).
+func scriptJobName(words []string) string {
+	if len(words) > 1 && ValidName(words[1]) {
+		return words[1]
+	}
+	return strings.TrimSuffix(path.Base(words[0]), path.Ext(words[0]))
 }
 
 // NamedByArgument reports whether a job running first is named after its

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/commands"
+	"github.com/locklab/locklab/repl/expect"
 )
 
 // sessionHelp is `@NAME` in help: a prefix, not a word of the table.
@@ -37,7 +38,7 @@ func help(ctx context.Context, env Env, args []string) error {
 
 func helpCommand(env Env, words []string) error {
 	if words[0] == "expect" {
-		fmt.Fprintln(env.Stdout(), expectHelp)
+		fmt.Fprintln(env.Stdout(), expect.Help)
 		return nil
 	}
 	if w := Find(words[0]); w != nil {

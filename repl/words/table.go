@@ -22,7 +22,7 @@ func labWords() []Word {
 			Summary: "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)"},
 		{Name: "help", Kind: Lab, Run: help, Usage: "help [COMMAND]", Summary: "this list, or the syntax of a Redis command"},
 		{Name: "clear", Kind: Lab, Run: clear, Usage: "clear", Summary: "clear the screen"},
-		{Name: "expect", Kind: Lab, Run: expect,
+		{Name: "expect", Kind: Lab, Run: expectWord,
 			Usage:   "expect CMD ... OP VALUE | expect reply VALUE | expect verdict KIND | expect lines REGEX OP N",
 			Summary: "check the run (a self-checking .lab script); help expect for the grammar"},
 		{Name: "timeline", Kind: Lab, Run: timelineWord, Usage: timelineUsage,

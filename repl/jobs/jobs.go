@@ -1,4 +1,4 @@
-package shell
+package jobs
 
 import (
 	"fmt"
@@ -12,6 +12,10 @@ import (
 	"github.com/locklab/locklab/repl/words"
 )
 
+// SessionVar names, in a job's environment, the session its Redis
+// commands go to.
+const SessionVar = "LOCKLAB_SESSION"
+
 // sessionDevice is the directory of the pseudo-files a job's output is
 // redirected to: the open handler turns /dev/locklab/NAME into that
 // session's line writer.
@@ -22,25 +26,26 @@ const sessionDevice = "/dev/locklab/"
 // the rest).
 const barrierWait = 500 * time.Millisecond
 
-// jobs are the start barriers of background jobs that race each other.
-type jobs struct {
+// Jobs are the start barriers of one shell's background jobs.
+type Jobs struct {
 	mu       sync.Mutex
 	barriers map[string]*barrier // id -> a group's start barrier
 	arrived  map[string]bool     // barrier id/session -> that job has passed it
 	next     int
 }
 
-func newJobs() jobs {
-	return jobs{barriers: map[string]*barrier{}, arrived: map[string]bool{}}
+// New makes a shell's jobs.
+func New() *Jobs {
+	return &Jobs{barriers: map[string]*barrier{}, arrived: map[string]bool{}}
 }
 
-// nameJobs gives every background job (`cmd &`) of f a session of its own:
+// Name gives every background job (`cmd &`) of f a session of its own:
 // its Redis commands go to their own connection, its output to its own
 // gutter. The name comes from the job (`./book.sh alice &` is alice,
 // `@bob CMD &` is bob, `book carol &` is carol), else job1, job2...
 // Consecutive jobs (`a & b & wait`) share a start barrier. It returns the
 // sessions f starts (nil: none).
-func (j *jobs) nameJobs(node syntax.Node) []string {
+func (j *Jobs) Name(node syntax.Node) []string {
 	var names []string
 	syntax.Walk(node, func(n syntax.Node) bool {
 		if list, ok := stmtList(n); ok {
@@ -57,7 +62,7 @@ func (j *jobs) nameJobs(node syntax.Node) []string {
 // macroSessions are the sessions a macro call always uses (blind-unlock's
 // slow and fast): a run with them has several sessions from its start.
 func macroSessions(call *syntax.CallExpr) []string {
-	if lits := literals(call.Args); len(lits) > 0 {
+	if lits := words.Literals(call.Args); len(lits) > 0 {
 		if w := words.Find(lits[0]); w != nil {
 			return w.Sessions
 		}
@@ -86,7 +91,7 @@ func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {
 // nameGroups names the jobs of one statement list, grouping runs of
 // consecutive jobs behind one barrier. Names are unique within a group;
 // a later group may reuse them (alice books again, as alice).
-func (j *jobs) nameGroups(list []*syntax.Stmt) []string {
+func (j *Jobs) nameGroups(list []*syntax.Stmt) []string {
 	var group, started []string
 	var jobs []*syntax.Stmt
 	used := map[string]bool{}
@@ -119,23 +124,11 @@ func (j *jobs) nameGroups(list []*syntax.Stmt) []string {
 // jobName picks a job's session name from its command line.
 func jobName(st *syntax.Stmt, i int) string {
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
-		if name := words.JobName(literals(call.Args)); name != "" {
+		if name := words.JobName(words.Literals(call.Args)); name != "" {
 			return name
 		}
 	}
 	return fmt.Sprintf("job%d", i+1)
-}
-
-func literals(words []*syntax.Word) []string {
-	var out []string
-	for _, w := range words {
-		lit, ok := literal(w)
-		if !ok {
-			break
-		}
-		out = append(out, lit)
-	}
-	return out
 }
 
 func uniqueName(name string, used map[string]bool) string {
@@ -154,11 +147,11 @@ func nameWord(st *syntax.Stmt) *syntax.Word {
 	if !ok || len(call.Args) < 2 {
 		return nil
 	}
-	first, ok := literal(call.Args[0])
+	first, ok := words.Literal(call.Args[0])
 	if !ok {
 		return nil
 	}
-	if _, lit := literal(call.Args[1]); words.NamedByArgument(first) && !lit {
+	if _, lit := words.Literal(call.Args[1]); words.NamedByArgument(first) && !lit {
 		return call.Args[1]
 	}
 	return nil
@@ -173,7 +166,7 @@ func bindJob(st *syntax.Stmt, name string, word *syntax.Word) {
 	if value == nil {
 		value = litWord(name)
 	}
-	assign := &syntax.Assign{Name: &syntax.Lit{Value: sessionVar}, Value: value}
+	assign := &syntax.Assign{Name: &syntax.Lit{Value: SessionVar}, Value: value}
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
 		call.Assigns = append([]*syntax.Assign{assign}, call.Assigns...)
 	} else {
@@ -210,7 +203,7 @@ type barrier struct {
 }
 
 // addBarrier makes a barrier for a group of n jobs and returns its id.
-func (j *jobs) addBarrier(n int) string {
+func (j *Jobs) addBarrier(n int) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.next++
@@ -230,15 +223,15 @@ func setBarrier(st *syntax.Stmt, id string) {
 	}
 }
 
-// atStart is called before each command a job sends: the first time, it
+// AtStart is called before each command a job sends: the first time, it
 // waits at the job's barrier, if it has one. The job's shell clears the
 // variable, so later commands go straight on.
-func (j *jobs) atStart(hc interp.HandlerContext) {
+func (j *Jobs) AtStart(hc interp.HandlerContext) {
 	v := hc.Env.Get(barrierVar)
 	if !v.IsSet() || v.String() == "" {
 		return
 	}
-	key := v.String() + "/" + hc.Env.Get(sessionVar).String()
+	key := v.String() + "/" + hc.Env.Get(SessionVar).String()
 	j.mu.Lock()
 	b := j.barriers[v.String()]
 	arrived := j.arrived[key]
@@ -259,8 +252,8 @@ func (j *jobs) atStart(hc interp.HandlerContext) {
 	}
 }
 
-// sessionFile parses /dev/locklab/NAME[/err].
-func sessionFile(path string) (name string, stderr, ok bool) {
+// SessionFile parses /dev/locklab/NAME[/err].
+func SessionFile(path string) (name string, stderr, ok bool) {
 	rest, found := strings.CutPrefix(path, sessionDevice)
 	if !found {
 		return "", false, false

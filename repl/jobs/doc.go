@@ -1,0 +1,10 @@
+// Package jobs makes each background job of the lab language (`cmd &`)
+// a session of its own: Name reads a parsed entry, names every job after
+// its command line (`./book_no_lock.sh alice &` is alice, `@bob CMD &` is
+// bob, `book carol &` is carol, else job1, job2 ...) and rewrites the job
+// so that its Redis commands go to that session's connection and its
+// output to that session's lines (/dev/locklab/NAME, which the shell's
+// open handler serves). Consecutive jobs (`a & b & wait`) share a start
+// barrier, so that a scripted race starts together rather than in
+// goroutine start-up order.
+package jobs

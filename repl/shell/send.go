@@ -1,0 +1,90 @@
+package shell
+
+import (
+	"context"
+	"io"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/reply"
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// redis sends args in the caller's session and prints the reply.
+func (s *Shell) redis(ctx context.Context, e *env, args []string) error {
+	r, err := s.send(ctx, e, e.Session(), args, true)
+	if err != nil {
+		return err
+	}
+	return s.print.Status(e.hc.Stderr, args, r, s.cfg.Flags.ExitOnError)
+}
+
+// send sends args in session name; when print is set it prints the reply
+// as redis-cli would (with its timing for slow commands). Notes are
+// printed either way. The error is an exit status for a connection that
+// failed (already reported), or ctx's.
+func (s *Shell) send(ctx context.Context, e *env, name string, args []string, print bool) (resp.Reply, error) {
+	s.jobs.AtStart(e.hc)
+	s.rec.Sending(name, args)
+	ev, err := s.cfg.Sessions.Get(name).Do(ctx, args)
+	if err != nil {
+		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, s.cfg.Sessions.Target, err)
+	}
+	mode := s.cfg.Flags.Output
+	if !print {
+		mode = reply.Quiet
+	}
+	s.print.Deliver(e.hc.Stderr, s.stdoutFor(e.hc, name), ev, mode, s.cfg.Flags.ExitOnError)
+	return ev.Reply, nil
+}
+
+// stdoutFor is where a command of session name prints: its own stdout,
+// except that a command sent to another session (`@alice ...`) from the
+// terminal prints in that session's lines.
+func (s *Shell) stdoutFor(hc interp.HandlerContext, name string) io.Writer {
+	mainOut, _ := s.out.Writers(session.Main)
+	if hc.Stdout == io.Writer(mainOut) && name != session.Main {
+		out, _ := s.out.Writers(name)
+		return out
+	}
+	return hc.Stdout
+}
+
+// verdict prints the verdict on the run so far to w, if the run did
+// anything with locks or slots, and returns it.
+func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
+	if !s.cfg.Notes {
+		return nil
+	}
+	findings := s.findings(ctx)
+	s.print.Verdict(w, findings)
+	return findings
+}
+
+// findings is the verdict as it stands: each slot judged by its length as
+// the server reports it now, then the lock findings.
+func (s *Shell) findings(ctx context.Context) []check.Finding {
+	return s.rec.Verdict(s.slotLengths(ctx, s.rec.Slots()))
+}
+
+// slotLengths asks the server, on a connection of its own (no event is
+// recorded), how many bookings each slot holds now.
+func (s *Shell) slotLengths(ctx context.Context, slots []string) map[string]int64 {
+	out := map[string]int64{}
+	if len(slots) == 0 {
+		return out
+	}
+	conn := s.cfg.Sessions.Get(session.Main).Untraced()
+	defer conn.Close()
+	for _, k := range slots {
+		r, err := conn.Do(ctx, []string{"LLEN", k})
+		if err != nil || r.Kind != resp.Int {
+			out[k] = -1 // unknown: the verdict says so rather than guess 0
+			continue
+		}
+		out[k] = r.Int
+	}
+	return out
+}
