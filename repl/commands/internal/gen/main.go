@@ -2,8 +2,9 @@
 // commands, from a real redis-server's COMMAND DOCS and COMMAND INFO.
 //
 // Run it with `go generate ./repl/commands/`. By default it starts its own
-// redis-server (from PATH) on a free loopback port with no persistence, and
-// stops it afterwards; -addr uses a running server instead.
+// redis-server (from PATH, with server.StartProcess) on a free loopback
+// port with no persistence, and stops it however the run ends; -addr uses
+// a running server instead.
 package main
 
 import (
