@@ -1,108 +1,33 @@
 package commands
 
 import (
-	"bufio"
-	"fmt"
-	"io"
 	"net"
-	"os"
 	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/locklab/locklab/repl/redistest"
 )
 
-// rawConn sends commands to a server and returns the text of each reply's
-// error (or "" for a reply that is not an error), with plain RESP2.
-type rawConn struct {
-	t *testing.T
-	c net.Conn
-	r *bufio.Reader
-}
-
-func dial(t *testing.T, addr string) *rawConn {
-	t.Helper()
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
+// errorOf sends words to the server on c and returns the text of its
+// error reply, or "" for a reply that is not an error.
+func errorOf(c *redistest.Conn, words []string) string {
+	if r, _ := c.Do(words...); r.IsError() {
+		return r.Str
 	}
-	t.Cleanup(func() { c.Close() })
-	return &rawConn{t: t, c: c, r: bufio.NewReader(c)}
-}
-
-func (rc *rawConn) errorOf(words []string) string {
-	rc.t.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "*%d\r\n", len(words))
-	for _, w := range words {
-		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(w), w)
-	}
-	rc.c.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := rc.c.Write([]byte(b.String())); err != nil {
-		rc.t.Fatal(err)
-	}
-	line := rc.readLine()
-	if line[0] == '-' {
-		return line[1:]
-	}
-	rc.skip(line)
 	return ""
 }
 
-// version returns the server's redis_version.
-func (rc *rawConn) version() string {
-	rc.t.Helper()
-	rc.c.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := rc.c.Write([]byte("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")); err != nil {
-		rc.t.Fatal(err)
-	}
-	head := rc.readLine()
-	n, err := strconv.Atoi(head[1:])
-	if head[0] != '$' || err != nil {
-		rc.t.Fatalf("INFO server: %q", head)
-	}
-	buf := make([]byte, n+2)
-	if _, err := io.ReadFull(rc.r, buf); err != nil {
-		rc.t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(buf), "\r\n") {
+// version returns the redis_version of the server on c.
+func version(c *redistest.Conn) string {
+	r, _ := c.Do("INFO", "server")
+	for _, l := range strings.Split(r.Str, "\r\n") {
 		if v, ok := strings.CutPrefix(l, "redis_version:"); ok {
 			return v
 		}
 	}
 	return "unknown"
-}
-
-func (rc *rawConn) readLine() string {
-	rc.t.Helper()
-	line, err := rc.r.ReadString('\n')
-	if err != nil {
-		rc.t.Fatal(err)
-	}
-	return strings.TrimSuffix(line, "\r\n")
-}
-
-// skip reads the rest of a non-error reply that began with line.
-func (rc *rawConn) skip(line string) {
-	rc.t.Helper()
-	n, _ := strconv.Atoi(line[1:])
-	switch line[0] {
-	case '$':
-		if n >= 0 {
-			buf := make([]byte, n+2)
-			if _, err := io.ReadFull(rc.r, buf); err != nil {
-				rc.t.Fatal(err)
-			}
-		}
-	case '*':
-		for i := 0; i < n; i++ {
-			rc.skip(rc.readLine())
-		}
-	}
 }
 
 // arityCases: commands a lock lab uses, and others; words as typed.
@@ -124,11 +49,11 @@ var arityCases = [][]string{
 }
 
 func TestCheckArityMatchesServer(t *testing.T) {
-	rc := dial(t, redistest.Real(t))
+	rc := redistest.Dial(t, redistest.Real(t))
 	isArity := regexp.MustCompile(`^(ERR|EXECABORT Transaction discarded because of:) wrong number of arguments for '[^']+' command$`)
 	check := func(words []string) {
 		t.Helper()
-		server := rc.errorOf(words)
+		server := errorOf(rc, words)
 		if strings.HasPrefix(server, "ERR unknown command") {
 			t.Logf("%q: this redis-server lacks it: %s", words, server)
 			return
@@ -151,7 +76,7 @@ func TestCheckArityMatchesServer(t *testing.T) {
 	// fixed arity with one word too many. Redis rejects these before it
 	// runs them, so nothing is executed (nor blocks). Only against the
 	// version the table was read from: others differ in a few arities.
-	if v := rc.version(); v != ServerVersion {
+	if v := version(rc); v != ServerVersion {
 		t.Logf("redis-server %s, table from %s: not checking every command", v, ServerVersion)
 		return
 	}
@@ -183,15 +108,9 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // redis-cli's own `help CMD` against a real server (redis-cli 7.x builds
 // it from the server's COMMAND DOCS).
 func TestSyntaxMatchesRedisCLI(t *testing.T) {
-	cli, err := exec.LookPath("redis-cli")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	cli := redistest.NeedProgram(t, "redis-cli")
 	addr := redistest.Real(t)
-	if v := dial(t, addr).version(); v != ServerVersion {
+	if v := version(redistest.Dial(t, addr)); v != ServerVersion {
 		t.Skipf("redis-server %s documents commands differently from %s, the table's", v, ServerVersion)
 	}
 	host, port, _ := net.SplitHostPort(addr)

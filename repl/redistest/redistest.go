@@ -1,14 +1,18 @@
 // Package redistest gives tests a Redis to talk to: the embedded one, or a
-// real redis-server started on a free port and stopped when the test ends.
+// real redis-server started on a free port and stopped when the test ends,
+// and a plain RESP connection ([Dial]) that shows replies exactly as the
+// server sent them.
 //
-// Without redis-server on PATH, real-server tests are skipped on a
-// developer's machine but fail under CI=true: in CI they must run.
+// Without redis-server (or another program a test needs, see
+// [NeedProgram]), a test is skipped on a developer's machine but fails
+// under CI=true: in CI it must run.
 package redistest
 
 import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/locklab/locklab/repl/server"
@@ -29,9 +33,7 @@ func Embedded(t testing.TB) string {
 func Real(t testing.TB, extra ...string) string {
 	t.Helper()
 	p, err := server.StartProcess(context.Background(), t.TempDir(), extra...)
-	if errors.Is(err, server.ErrNoRedisServer) && os.Getenv("CI") != "true" {
-		t.Skip(err)
-	}
+	SkipIfNoRedis(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,5 +48,33 @@ func Servers(t testing.TB) map[string]string {
 	return map[string]string{"embedded": Embedded(t), "real": Real(t)}
 }
 
-// InCI reports whether the tests run in CI, where nothing may be skipped.
+// InCI reports whether the tests run in CI (CI=true), where nothing may
+// be skipped.
 func InCI() bool { return os.Getenv("CI") == "true" }
+
+// SkipIfNoRedis skips the test when err says redis-server is not
+// installed, except in CI, where the caller's check of err fails it.
+func SkipIfNoRedis(t testing.TB, err error) {
+	t.Helper()
+	if errors.Is(err, server.ErrNoRedisServer) && !InCI() {
+		t.Skip(err)
+	}
+}
+
+// NeedProgram returns the path of the first of names found on PATH (a
+// program and its other names, e.g. "chromium", "google-chrome"). Without
+// any of them it skips the test, and in CI, which must install it, fails
+// it.
+func NeedProgram(t testing.TB, names ...string) string {
+	t.Helper()
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	if InCI() {
+		t.Fatalf("%s is not on PATH: CI must install it (see .ci/run)", names[0])
+	}
+	t.Skipf("%s is not on PATH; install it to run this test (CI does)", names[0])
+	return ""
+}

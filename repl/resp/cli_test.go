@@ -3,11 +3,9 @@ package resp_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,91 +23,33 @@ import (
 // redis-cli the test is skipped, except under CI=true where it fails.
 func realRedis(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("redis-cli"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("redis-cli is not on PATH, and CI=true")
-		}
-		t.Skip("redis-cli is not on PATH")
-	}
+	redistest.NeedProgram(t, "redis-cli")
 	return redistest.Real(t, "--enable-debug-command", "yes")
 }
 
-// rawConn is a connection that speaks RESP by hand, so the test sees the
-// reply bytes exactly as redis-server sent them.
-type rawConn struct {
-	t    *testing.T
-	conn net.Conn
-	buf  []byte // read but not yet parsed
-}
-
-// dial connects to addr and, for proto 3, switches to RESP3 with HELLO 3.
-func dial(t *testing.T, addr string, proto int) *rawConn {
+// dial connects to addr with a raw connection, so the test sees the reply
+// bytes exactly as redis-server sent them, and for proto 3 switches it to
+// RESP3 with HELLO 3.
+func dial(t *testing.T, addr string, proto int) *redistest.Conn {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	c := &rawConn{t: t, conn: conn}
+	c := redistest.Dial(t, addr)
 	if proto == 3 {
-		if r, _ := c.do("HELLO", "3"); r.Kind != resp.Map {
+		if r, _ := c.Do("HELLO", "3"); r.Kind != resp.Map {
 			t.Fatalf("HELLO 3: %v", r)
 		}
 	}
 	return c
 }
 
-// do sends the command args and returns the reply with its exact bytes.
-func (c *rawConn) do(args ...string) (resp.Reply, []byte) {
-	c.t.Helper()
-	if _, err := c.conn.Write(encode(args)); err != nil {
-		c.t.Fatal(err)
-	}
-	return c.read()
-}
-
-// read reads one reply, with the exact bytes it came in.
-func (c *rawConn) read() (resp.Reply, []byte) {
-	c.t.Helper()
-	c.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	chunk := make([]byte, 64<<10)
-	for {
-		r, n, err := resp.Parse(c.buf)
-		if err == nil {
-			raw := bytes.Clone(c.buf[:n])
-			c.buf = c.buf[n:]
-			return r, raw
-		}
-		if !errors.Is(err, resp.ErrIncomplete) {
-			c.t.Fatalf("reply %q: %v", c.buf, err)
-		}
-		m, err := c.conn.Read(chunk)
-		if err != nil {
-			c.t.Fatalf("reading a reply: %v", err)
-		}
-		c.buf = append(c.buf, chunk[:m]...)
-	}
-}
-
 // reset empties the server and runs the setup commands, which must not
 // fail, so that every run of a command starts from the same state.
-func (c *rawConn) reset(setup [][]string) {
-	c.t.Helper()
+func reset(t *testing.T, c *redistest.Conn, setup [][]string) {
+	t.Helper()
 	for _, args := range append([][]string{{"FLUSHALL"}}, setup...) {
-		if r, _ := c.do(args...); r.IsError() {
-			c.t.Fatalf("setup %q: %v", args, r)
+		if r, _ := c.Do(args...); r.IsError() {
+			t.Fatalf("setup %q: %v", args, r)
 		}
 	}
-}
-
-// encode writes args as a RESP array of bulk strings, as redis-cli sends
-// commands.
-func encode(args []string) []byte {
-	b := []byte("*" + strconv.Itoa(len(args)) + "\r\n")
-	for _, a := range args {
-		b = append(b, "$"+strconv.Itoa(len(a))+"\r\n"+a+"\r\n"...)
-	}
-	return b
 }
 
 // cliOpts says how to run redis-cli.

@@ -106,10 +106,10 @@ func TestConfirmAgainstRedisCLI(t *testing.T) {
 			}
 			name := fmt.Sprintf("resp%d/%.40s", proto, strings.Join(c.args, "_"))
 			t.Run(name, func(t *testing.T) {
-				ctrl.reset(c.setup)
-				r, raw := conn.do(c.args...)
+				reset(t, ctrl, c.setup)
+				r, raw := conn.Do(c.args...)
 				for _, tty := range []bool{true, false} {
-					ctrl.reset(c.setup)
+					reset(t, ctrl, c.setup)
 					want := redisCLI(t, addr, cliOpts{proto: proto, tty: tty}, c.args)
 					if got := resp.Format(c.args, r, tty); got != want {
 						t.Errorf("tty=%v, reply %q\ngot:\n%s\nredis-cli:\n%s\ngot %q\nredis-cli %q",

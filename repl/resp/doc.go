@@ -9,7 +9,12 @@
 // its output piped (cliFormatReplyRaw), and [Format] adds redis-cli's
 // special case for the few commands it always prints raw ([RawOnTTY]).
 //
-// The package is pure: no I/O, no imports from the rest of the project.
+// For tools and tests that talk to a server without a client library,
+// [Command] writes a command and a [Reader] reads the replies from a
+// stream the caller opened.
+//
+// The package is pure: it opens nothing (a Reader reads only the stream
+// it is given) and imports nothing from the rest of the project.
 // Parse never panics on any input, never allocates more than a small
 // multiple of its input, and stops at [MaxDepth] levels of nesting.
 //

@@ -166,11 +166,11 @@ func regenerate(t *testing.T) {
 	ctrl := dial(t, addr, 2)
 	for _, c := range goldenCases {
 		conn := dial(t, addr, c.proto)
-		ctrl.reset(c.setup)
-		_, raw := conn.do(c.args...)
+		reset(t, ctrl, c.setup)
+		_, raw := conn.Do(c.args...)
 		writeFile(t, "testdata/"+c.name+".resp", raw)
 		for _, tty := range []bool{true, false} {
-			ctrl.reset(c.setup)
+			reset(t, ctrl, c.setup)
 			o := cliOpts{proto: c.proto, tty: tty}
 			if c.pubsub {
 				o.wait = time.Second

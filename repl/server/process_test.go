@@ -2,12 +2,12 @@ package server_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/server"
 )
 
@@ -15,23 +15,19 @@ import (
 // and checks each address reaches the server started for it (its own
 // --dir), not another that took the same port first.
 func TestStartProcessParallel(t *testing.T) {
-	if _, err := exec.LookPath("redis-cli"); err != nil && os.Getenv("CI") != "true" {
-		t.Skip("redis-cli is not installed")
-	}
+	redistest.NeedProgram(t, "redis-server")
+	cli := redistest.NeedProgram(t, "redis-cli")
 	var wg sync.WaitGroup
 	for range 30 {
 		wg.Go(func() {
 			dir := t.TempDir()
 			p, err := server.StartProcess(context.Background(), dir)
-			if err == server.ErrNoRedisServer && os.Getenv("CI") != "true" {
-				return
-			}
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			defer p.Close()
-			out, err := exec.Command("redis-cli", "-p", strings.TrimPrefix(p.Addr(), "127.0.0.1:"), "CONFIG", "GET", "dir").Output()
+			out, err := exec.Command(cli, "-p", strings.TrimPrefix(p.Addr(), "127.0.0.1:"), "CONFIG", "GET", "dir").Output()
 			if err != nil || !strings.Contains(string(out), dir) {
 				t.Errorf("%s answers as another server: %q, %v", p.Addr(), out, err)
 			}

@@ -55,6 +55,7 @@ import (
 	"github.com/locklab/locklab/repl/golden"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/redistest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata's goldens from the renderers' output (read them before committing)")
@@ -388,25 +389,6 @@ func svgTexts(out string) ([]string, map[string]string, error) {
 	return texts, root, nil
 }
 
-// inCI reports whether the tests run in CI, where the external checks
-// must run.
-func inCI() bool { return os.Getenv("CI") == "true" }
-
-// need finds a program, or skips the test (fails it in CI).
-func need(t *testing.T, names ...string) string {
-	t.Helper()
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if inCI() {
-		t.Fatalf("%s not found: CI must install it (see .ci/run)", names[0])
-	}
-	t.Skipf("%s not found; install it to run this check (CI does)", names[0])
-	return ""
-}
-
 // mermaidDir is the Node package that holds Mermaid's parser.
 const mermaidDir = "testdata/mermaid-check"
 
@@ -421,8 +403,8 @@ type mermaidParsed struct {
 // complaint.
 func parseMermaid(t *testing.T, files ...string) ([]mermaidParsed, error) {
 	t.Helper()
-	node := need(t, "node")
-	npm := need(t, "npm")
+	node := redistest.NeedProgram(t, "node")
+	npm := redistest.NeedProgram(t, "npm")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if !mermaidInstalled(t) {
@@ -592,7 +574,7 @@ func readMermaid(src string) (participants []struct{ ID, Name string }, messages
 // with each lane's name, and the screenshot must show it (the first
 // lane's header in its colour, and not a blank page).
 func TestSVGRendersInChromium(t *testing.T) {
-	chromium := need(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+	chromium := redistest.NeedProgram(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 	files, err := filepath.Glob(filepath.Join("testdata", "*.svg"))
 	if err != nil || len(files) != len(runs) {
 		t.Fatalf("want %d testdata/*.svg, have %q (%v)", len(runs), files, err)
@@ -648,7 +630,7 @@ func loadedSVG(dom []byte) bool {
 // TestChromiumRejectsBrokenSVG: an SVG with an unescaped & is not loaded,
 // or TestSVGRendersInChromium proves nothing.
 func TestChromiumRejectsBrokenSVG(t *testing.T) {
-	chromium := need(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+	chromium := redistest.NeedProgram(t, "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "broken.svg")
 	broken := strings.Replace(SVG(blindUnlock()), "DEL lock:demo", "DEL lock:demo & more", 1)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/server"
 )
 
@@ -76,7 +77,7 @@ func runHelper(t *testing.T, mode string) (*exec.Cmd, children) {
 	fields := strings.Fields(line)
 	if len(fields) > 0 && fields[0] == "no-redis-server" {
 		cmd.Wait()
-		skipIfNoRedis(t, server.ErrNoRedisServer)
+		redistest.SkipIfNoRedis(t, server.ErrNoRedisServer)
 		t.Fatal(server.ErrNoRedisServer)
 	}
 	if len(fields) != 5 || fields[0] != "children" {
@@ -152,7 +153,7 @@ func TestCloseAfterFailover(t *testing.T) {
 // started them does, however it ends (Pdeathsig), without Close.
 func TestChildrenDieWithTheTestBinary(t *testing.T) {
 	t.Parallel()
-	needRedis(t)
+	redistest.NeedProgram(t, "redis-server")
 	for _, mode := range []string{"exit", "panic", "sigkill"} {
 		t.Run(mode, func(t *testing.T) {
 			cmd, c := runHelper(t, mode)

@@ -2,7 +2,6 @@ package topology
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/resp"
-	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 )
 
@@ -29,28 +27,12 @@ func TestMain(m *testing.M) {
 func start(t testing.TB, extra ...string) *Topology {
 	t.Helper()
 	top, err := Up(context.Background(), t.TempDir(), extra...)
-	skipIfNoRedis(t, err)
+	redistest.SkipIfNoRedis(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(top.Close)
 	return top
-}
-
-// needRedis skips the test without redis-server, except under CI=true.
-func needRedis(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		skipIfNoRedis(t, server.ErrNoRedisServer)
-		t.Fatal(server.ErrNoRedisServer)
-	}
-}
-
-func skipIfNoRedis(t testing.TB, err error) {
-	t.Helper()
-	if errors.Is(err, server.ErrNoRedisServer) && !redistest.InCI() {
-		t.Skip(err)
-	}
 }
 
 // client is a named connection that fails the test on a connection error
@@ -136,24 +118,17 @@ func rawWait(addr string) (int64, error) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := c.Write([]byte("*3\r\n$4\r\nWAIT\r\n$1\r\n1\r\n$3\r\n200\r\n")); err != nil {
+	if _, err := c.Write(resp.Command("WAIT", "1", "200")); err != nil {
 		return 0, err
 	}
-	var buf []byte
-	chunk := make([]byte, 512)
-	for {
-		n, err := c.Read(chunk)
-		buf = append(buf, chunk[:n]...)
-		if r, _, perr := resp.Parse(buf); perr == nil {
-			if r.Kind != resp.Int {
-				return 0, fmt.Errorf("raw WAIT: %v", r)
-			}
-			return r.Int, nil
-		}
-		if err != nil {
-			return 0, fmt.Errorf("raw WAIT: %w", err)
-		}
+	r, _, err := resp.NewReader(c).Read()
+	if err != nil {
+		return 0, fmt.Errorf("raw WAIT: %w", err)
 	}
+	if r.Kind != resp.Int {
+		return 0, fmt.Errorf("raw WAIT: %v", r)
+	}
+	return r.Int, nil
 }
 
 // redisVersion is the version of the redis-server on PATH.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -114,7 +115,7 @@ func lesson(dir string) (lessonRun, error) {
 // bytes the proxy dropped, and its offset does not move across the
 // failover.
 func TestLessonTwoHolders(t *testing.T) {
-	needRedis(t)
+	redistest.NeedProgram(t, "redis-server")
 	version070 := strings.HasPrefix(redisVersion(t), "7.0.")
 	results := make([]lessonRun, runs)
 	errs := inParallel(t, runs, func(i int, dir string) error {

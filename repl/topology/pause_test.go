@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -85,7 +86,7 @@ func pauseLesson(dir string, unpauseFirst bool) (pauseRun, error) {
 // not move when the held SET is discarded.
 func TestPauseCutLosesTheLock(t *testing.T) {
 	t.Parallel()
-	needRedis(t)
+	redistest.NeedProgram(t, "redis-server")
 	results := make([]pauseRun, pauseRuns)
 	errs := inParallel(t, pauseRuns, func(i int, dir string) error {
 		var err error
@@ -127,7 +128,7 @@ func TestPauseCutLosesTheLock(t *testing.T) {
 // the replica applies the SET it was holding, and the lock survives.
 func TestPauseHealBeforeTheCrash(t *testing.T) {
 	t.Parallel()
-	needRedis(t)
+	redistest.NeedProgram(t, "redis-server")
 	res, err := pauseLesson(t.TempDir(), true)
 	if err != nil {
 		t.Fatal(err)

@@ -2,184 +2,97 @@
 // commands, from a real redis-server's COMMAND DOCS and COMMAND INFO.
 //
 // Run it with `go generate ./repl/commands/`. By default it starts its own
-// redis-server (from PATH) on a free loopback port with no persistence, and
-// stops it afterwards; -addr uses a running server instead.
+// redis-server (from PATH, with server.StartProcess) on a free loopback
+// port with no persistence, and stops it however the run ends; -addr uses
+// a running server instead.
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"go/format"
-	"io"
 	"log"
 	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/server"
 )
 
 func main() {
+	log.SetFlags(0)
+	log.SetPrefix("gen: ")
+	if err := run(); err != nil {
+		log.Fatal(err) // after run stopped the server it started
+	}
+}
+
+// run parses the flags and writes the table, from a redis-server it
+// starts and stops unless -addr names one.
+func run() error {
 	addr := flag.String("addr", "", "host:port of a running redis-server (default: start one)")
 	out := flag.String("o", "table_gen.go", "output file")
 	flag.Parse()
-	log.SetFlags(0)
-	log.SetPrefix("gen: ")
-
 	if *addr == "" {
 		a, stop, err := startServer()
 		if err != nil {
-			log.Fatal(err)
+			return err
 		}
 		defer stop()
 		*addr = a
 	}
 	src, err := generate(*addr)
 	if err != nil {
-		log.Fatal(err)
+		return err
 	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	return os.WriteFile(*out, src, 0o644)
 }
 
-// startServer runs redis-server on a free port in a temporary directory.
+// startServer runs redis-server on a free port, in a temporary directory
+// that stop removes after stopping the server.
 func startServer() (addr string, stop func(), err error) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		return "", nil, errors.New("redis-server is not on PATH (or pass -addr)")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
 	dir, err := os.MkdirTemp("", "redis-gen-")
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no",
-		"--logfile", filepath.Join(dir, "redis.log"))
-	if err := cmd.Start(); err != nil {
+	p, err := server.StartProcess(context.Background(), dir)
+	if err != nil {
 		os.RemoveAll(dir)
-		return "", nil, err
+		return "", nil, fmt.Errorf("%w (or pass -addr)", err)
 	}
-	stop = func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		os.RemoveAll(dir)
-	}
-	addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return addr, stop, nil
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return "", nil, fmt.Errorf("redis-server did not start on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return p.Addr(), func() { p.Close(); os.RemoveAll(dir) }, nil
 }
 
-// ---- a minimal RESP2 client ----
-
-type reply struct {
-	kind  byte // '+', '-', ':', '$', '*'
-	str   string
-	num   int64
-	elems []*reply
-	null  bool
-}
-
+// conn is a plain RESP2 connection: no HELLO, so maps come as flat arrays.
 type conn struct {
 	c net.Conn
-	r *bufio.Reader
+	r *resp.Reader
 }
 
-func (c *conn) do(args ...string) (*reply, error) {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+// do sends a command and returns its reply; an error reply is an error.
+func (c *conn) do(args ...string) (resp.Reply, error) {
+	c.c.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := c.c.Write(resp.Command(args...)); err != nil {
+		return resp.Reply{}, err
 	}
-	if _, err := c.c.Write(b.Bytes()); err != nil {
-		return nil, err
-	}
-	r, err := readReply(c.r)
-	if err == nil && r.kind == '-' {
-		err = errors.New(r.str)
+	r, _, err := c.r.Read()
+	if err == nil && r.IsError() {
+		err = fmt.Errorf("%s: %s", strings.Join(args, " "), r.Str)
 	}
 	return r, err
 }
 
-func readReply(r *bufio.Reader) (*reply, error) {
-	line, err := r.ReadString('\n')
-	if err != nil {
-		return nil, err
-	}
-	line = strings.TrimSuffix(line, "\r\n")
-	if line == "" {
-		return nil, errors.New("empty RESP line")
-	}
-	rep := &reply{kind: line[0]}
-	body := line[1:]
-	switch rep.kind {
-	case '+', '-':
-		rep.str = body
-	case ':':
-		rep.num, err = strconv.ParseInt(body, 10, 64)
-	case '$':
-		n, err := strconv.Atoi(body)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			rep.null = true
-			return rep, nil
-		}
-		buf := make([]byte, n+2)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return nil, err
-		}
-		rep.str = string(buf[:n])
-	case '*':
-		n, err := strconv.Atoi(body)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			rep.null = true
-			return rep, nil
-		}
-		for i := 0; i < n; i++ {
-			e, err := readReply(r)
-			if err != nil {
-				return nil, err
-			}
-			rep.elems = append(rep.elems, e)
-		}
-	default:
-		return nil, fmt.Errorf("unexpected RESP type %q", rep.kind)
-	}
-	return rep, err
-}
-
 // pairs walks a RESP2 flattened map.
-func pairs(r *reply) [][2]*reply {
-	var out [][2]*reply
-	for i := 0; i+1 < len(r.elems); i += 2 {
-		out = append(out, [2]*reply{r.elems[i], r.elems[i+1]})
+func pairs(r resp.Reply) [][2]resp.Reply {
+	var out [][2]resp.Reply
+	for i := 0; i+1 < len(r.Elems); i += 2 {
+		out = append(out, [2]resp.Reply{r.Elems[i], r.Elems[i+1]})
 	}
 	return out
 }
@@ -203,48 +116,67 @@ type command struct {
 	args                    []*arg
 }
 
+// generate reads the commands from the server at addr and renders the
+// table.
 func generate(addr string) ([]byte, error) {
 	nc, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	defer nc.Close()
-	c := &conn{c: nc, r: bufio.NewReader(nc)}
-
-	info, err := c.do("INFO", "server")
+	c := &conn{c: nc, r: resp.NewReader(nc)}
+	version, err := serverVersion(c)
 	if err != nil {
 		return nil, err
 	}
+	cmds := map[string]*command{}
+	if err := readInfo(c, cmds); err != nil {
+		return nil, err
+	}
+	if err := readDocs(c, cmds); err != nil {
+		return nil, err
+	}
+	return render(version, cmds)
+}
+
+// serverVersion returns the redis_version in INFO server.
+func serverVersion(c *conn) (string, error) {
+	info, err := c.do("INFO", "server")
+	if err != nil {
+		return "", err
+	}
 	version := "unknown"
-	for _, l := range strings.Split(info.str, "\r\n") {
+	for _, l := range strings.Split(info.Str, "\r\n") {
 		if v, ok := strings.CutPrefix(l, "redis_version:"); ok {
 			version = v
 		}
 	}
+	return version, nil
+}
 
-	cmds := map[string]*command{}
+// readInfo adds every command and subcommand of COMMAND to cmds, with its
+// arity, flags and key positions.
+func readInfo(c *conn, cmds map[string]*command) error {
 	all, err := c.do("COMMAND")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var addInfo func(e *reply) error
-	addInfo = func(e *reply) error {
-		if len(e.elems) < 6 {
-			return fmt.Errorf("short COMMAND entry")
+	var addInfo func(e resp.Reply) error
+	addInfo = func(e resp.Reply) error {
+		if len(e.Elems) < 6 {
+			return errors.New("short COMMAND entry")
 		}
 		cm := &command{
-			name:     displayName(e.elems[0].str),
-			arity:    e.elems[1].num,
-			firstKey: e.elems[3].num,
-			lastKey:  e.elems[4].num,
-			step:     e.elems[5].num,
+			name:     displayName(e.Elems[0].Str),
+			arity:    e.Elems[1].Int,
+			firstKey: e.Elems[3].Int,
+			lastKey:  e.Elems[4].Int,
+			step:     e.Elems[5].Int,
 		}
-		for _, f := range e.elems[2].elems {
-			cm.flags = append(cm.flags, f.str)
-		}
+		cm.flags = strs(e.Elems[2])
 		cmds[cm.name] = cm
-		if len(e.elems) > 9 {
-			for _, s := range e.elems[9].elems {
+		if len(e.Elems) > 9 {
+			for _, s := range e.Elems[9].Elems {
 				if err := addInfo(s); err != nil {
 					return err
 				}
@@ -252,61 +184,74 @@ func generate(addr string) ([]byte, error) {
 		}
 		return nil
 	}
-	for _, e := range all.elems {
+	for _, e := range all.Elems {
 		if err := addInfo(e); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
 
+// readDocs adds what COMMAND DOCS says of each command in cmds.
+func readDocs(c *conn, cmds map[string]*command) error {
 	docs, err := c.do("COMMAND", "DOCS")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var addDocs func(name string, spec *reply) error
-	addDocs = func(name string, spec *reply) error {
-		cm := cmds[displayName(name)]
-		if cm == nil {
-			return fmt.Errorf("COMMAND DOCS has %q, COMMAND has not", name)
+	for _, p := range pairs(docs) {
+		if err := addDocs(cmds, p[0].Str, p[1]); err != nil {
+			return err
 		}
-		for _, p := range pairs(spec) {
-			k, v := p[0].str, p[1]
-			switch k {
-			case "summary":
-				cm.summary = v.str
-			case "since":
-				cm.since = v.str
-			case "group":
-				cm.group = v.str
-			case "replaced_by":
-				cm.replacedBy = v.str
-			case "deprecated_since":
-				cm.deprecatedSince = v.str
-			case "doc_flags":
-				for _, f := range v.elems {
-					cm.flags = append(cm.flags, f.str)
-				}
-			case "arguments":
-				as, err := makeArgs(v)
-				if err != nil {
-					return fmt.Errorf("%s: %w", name, err)
-				}
-				cm.args = as
-			case "subcommands":
-				for _, sp := range pairs(v) {
-					if err := addDocs(sp[0].str, sp[1]); err != nil {
-						return err
-					}
+	}
+	return nil
+}
+
+// addDocs adds the docs of the command called name, and those of its
+// subcommands, to its entry in cmds.
+func addDocs(cmds map[string]*command, name string, spec resp.Reply) error {
+	cm := cmds[displayName(name)]
+	if cm == nil {
+		return fmt.Errorf("COMMAND DOCS has %q, COMMAND has not", name)
+	}
+	for _, p := range pairs(spec) {
+		k, v := p[0].Str, p[1]
+		switch k {
+		case "summary":
+			cm.summary = v.Str
+		case "since":
+			cm.since = v.Str
+		case "group":
+			cm.group = v.Str
+		case "replaced_by":
+			cm.replacedBy = v.Str
+		case "deprecated_since":
+			cm.deprecatedSince = v.Str
+		case "doc_flags":
+			cm.flags = append(cm.flags, strs(v)...)
+		case "arguments":
+			as, err := makeArgs(v)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			cm.args = as
+		case "subcommands":
+			for _, sp := range pairs(v) {
+				if err := addDocs(cmds, sp[0].Str, sp[1]); err != nil {
+					return err
 				}
 			}
 		}
-		return nil
 	}
-	for _, p := range pairs(docs) {
-		if err := addDocs(p[0].str, p[1]); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// strs returns the strings of an array reply.
+func strs(r resp.Reply) []string {
+	var out []string
+	for _, e := range r.Elems {
+		out = append(out, e.Str)
 	}
-	return render(version, cmds)
+	return out
 }
 
 // displayName turns "client|setname" into "CLIENT SETNAME".
@@ -314,26 +259,25 @@ func displayName(s string) string {
 	return strings.ToUpper(strings.ReplaceAll(s, "|", " "))
 }
 
-func makeArgs(r *reply) ([]*arg, error) {
+// makeArgs reads the argument specs of COMMAND DOCS.
+func makeArgs(r resp.Reply) ([]*arg, error) {
 	var out []*arg
-	for _, e := range r.elems {
+	for _, e := range r.Elems {
 		a := &arg{}
 		for _, p := range pairs(e) {
-			k, v := p[0].str, p[1]
+			k, v := p[0].Str, p[1]
 			switch k {
 			case "name":
-				a.name = v.str
+				a.name = v.Str
 			case "type":
-				a.typ = v.str
+				a.typ = v.Str
 			case "token":
-				a.token = v.str
-				if v.str == "" {
+				a.token = v.Str
+				if v.Str == "" {
 					a.flags = append(a.flags, "empty_token")
 				}
 			case "flags":
-				for _, f := range v.elems {
-					a.flags = append(a.flags, f.str)
-				}
+				a.flags = append(a.flags, strs(v)...)
 			case "arguments":
 				sub, err := makeArgs(v)
 				if err != nil {
