@@ -102,14 +102,7 @@ func TestConfirmPiped(t *testing.T) {
 
 func redisCLI(t *testing.T) string {
 	t.Helper()
-	cli, err := exec.LookPath("redis-cli")
-	if err != nil {
-		if redistest.InCI() {
-			t.Fatal("redis-cli is not installed; CI must have it (apt-get install redis-tools)")
-		}
-		t.Skip("redis-cli is not installed")
-	}
-	return cli
+	return redistest.NeedProgram(t, "redis-cli")
 }
 
 // TestConfirmUnknownWords: where locklab stands in for redis-cli, a word

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/server"
 )
 
@@ -46,7 +47,7 @@ func startRedis(env *testscript.Env) error {
 		return err
 	}
 	p, err := server.StartProcess(context.Background(), dir)
-	if err == server.ErrNoRedisServer && os.Getenv("CI") != "true" {
+	if err == server.ErrNoRedisServer && !redistest.InCI() {
 		env.Setenv("REDIS_PORT", "0") // scripts needing it use [!exec:redis-server] skip
 		return nil
 	}
