@@ -17,6 +17,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
@@ -54,6 +55,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 	in.sessions = session.NewSet(target)
+	in.sessions.Use(probe.New().Middleware())
 	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())

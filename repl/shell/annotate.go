@@ -10,6 +10,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -48,7 +49,7 @@ func (s *Shell) annotate(w io.Writer, e session.Event) {
 		return // locklab as redis-cli (piped input, one command): nothing to keep
 	}
 	s.annMu.Lock()
-	notes := s.ann.Observe(e.Check())
+	notes := s.ann.Observe(probe.CheckEvent(e))
 	s.record(e, notes)
 	s.annMu.Unlock()
 	if !s.cfg.Notes {
