@@ -45,6 +45,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.AuthWarning {
 		fmt.Fprintln(stderr, "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.")
 	}
+	session.SilenceDriverLog()
 	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
