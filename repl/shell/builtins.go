@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/clock"
 )
 
 // sleep is sh's sleep: seconds, fractions allowed, with an optional s, m,
@@ -26,7 +28,7 @@ func (s *Shell) sleep(ctx context.Context, hc interp.HandlerContext, args []stri
 		}
 		total += d
 	}
-	return sleepCtx(ctx, total)
+	return clock.Real{}.Sleep(ctx, total)
 }
 
 func parseSleep(arg string) (time.Duration, error) {

@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/resp"
 )
@@ -62,7 +63,9 @@ func (e *macroEnv) Seats(slot string, n int64) {
 	e.s.ann.SetSeats(slot, n)
 }
 
-func (e *macroEnv) Sleep(ctx context.Context, d time.Duration) error { return sleepCtx(ctx, d) }
+func (e *macroEnv) Sleep(ctx context.Context, d time.Duration) error {
+	return clock.Real{}.Sleep(ctx, d)
+}
 
 func (e *macroEnv) SHA(script string) string {
 	e.s.mu.Lock()

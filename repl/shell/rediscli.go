@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/session"
 )
 
@@ -54,7 +54,7 @@ func (s *Shell) redisCLIRepeat(ctx context.Context, hc interp.HandlerContext, o 
 	var status error
 	for i := range max(o.Repeat, 1) {
 		if i > 0 && o.Interval > 0 {
-			if err := sleepCtx(ctx, o.Interval); err != nil {
+			if err := (clock.Real{}).Sleep(ctx, o.Interval); err != nil {
 				return err
 			}
 		}
@@ -79,17 +79,6 @@ func appendStdin(hc interp.HandlerContext, args []string) ([]string, error) {
 		return nil, fmt.Errorf("redis-cli -x: reading stdin: %w", err)
 	}
 	return append(args, string(data)), nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // labContainers are the container names the lessons use for their Redis.
