@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
@@ -47,6 +48,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.AuthWarning {
 		fmt.Fprintln(stderr, "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.")
 	}
+	session.SilenceDriverLog()
 	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
@@ -60,6 +62,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		shareCPUs(target, os.Getenv("GOMAXPROCS") != "")
 	}
 	in.sessions = session.NewSet(target)
+	in.sessions.Use(probe.New().Middleware())
 	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())

@@ -7,6 +7,6 @@
 //
 // Everything it says is derived from what the server answered: each event
 // carries the reply and, for lock keys, the key's value and PTTL read in
-// the same MULTI as the command (see session). It never guesses from
+// the same MULTI as the command (see repl/probe). It never guesses from
 // client-side timers. It is pure: no I/O, no Redis, no terminal.
 package check

@@ -34,7 +34,7 @@ type Event struct {
 	Reply      Reply
 	Start, End time.Time
 	// Before and After hold the lock keys the command touched, as they
-	// were just before and just after it, when the session asked.
+	// were just before and just after it, when the probe read them.
 	Before, After []KeyState
 }
 

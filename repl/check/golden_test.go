@@ -3,9 +3,9 @@ package check_test
 // Golden tests for the annotator, on recorded event logs.
 //
 // Each testdata/NAME.events is one run of the lab, written by hand the way
-// the session package records it: every event is what a real Redis
+// the session and probe packages record it: every event is what a real Redis
 // answered, with the lock keys' values and PTTLs read in the same MULTI as
-// the command (see repl/session/probe.go: a SET ... NX reads its key after,
+// the command (see repl/probe/plan.go: a SET ... NX reads its key after,
 // a DEL or UNLINK of lock keys reads them before, an EVAL or EVALSHA on
 // lock keys reads them before and after; nothing else is probed). The
 // test feeds the events, in file order (the order the annotator received

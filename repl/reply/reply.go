@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/commands"
 	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
@@ -98,7 +99,7 @@ func (p *Printer) annotate(w io.Writer, e session.Event) {
 	if !p.Notes && !p.Trace {
 		return // locklab as redis-cli (piped input, one command): nothing to keep
 	}
-	notes := p.Rec.Observe(e, e.Check())
+	notes := p.Rec.Observe(e, probe.CheckEvent(e))
 	if !p.Notes {
 		return
 	}

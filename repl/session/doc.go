@@ -5,7 +5,13 @@
 // session "main", and `@alice ...` or a background job gets its own. A
 // one-shot connection serves each `redis-cli` call, as the real program
 // would. Every command sent produces an Event (session, arguments, reply,
-// start and end), which the lab's annotator reads.
+// start and end), which is passed to the Set's observer.
+//
+// The package knows nothing of locks. Whoever runs the sessions sets up a
+// chain of Middleware (Set.Use) that every command passes through: the
+// lab's probe, which reads lock keys around a command (repl/probe), or a
+// Gate where a session's next command waits for its turn. With none, a
+// command goes out as typed.
 //
 // Replies come back as resp.Reply trees parsed from the raw bytes, never
 // through go-redis's typed results, which lose the difference between a

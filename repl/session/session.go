@@ -3,12 +3,9 @@ package session
 import (
 	"context"
 	"errors"
-
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/locklab/locklab/repl/check"
 
 	"github.com/locklab/locklab/repl/resp"
 )
@@ -18,46 +15,35 @@ const Main = "main"
 
 // Event is one command as it happened: who sent it, what the server
 // answered, and when. Err is set instead of Reply when no answer came.
-// Before and After are the lock keys the command touched, read in the same
-// transaction (see probe).
+// Probe is what a middleware attached (the lab's lock probe: the keys'
+// states around the command); nil when none did.
 type Event struct {
-	Session       string
-	Args          []string
-	Reply         resp.Reply
-	Err           error
-	Start, End    time.Time
-	Before, After []check.KeyState
-}
-
-// Check is the event as the annotator reads it.
-func (e Event) Check() check.Event {
-	r := check.Reply{Nil: e.Reply.Kind == resp.Nil, Str: e.Reply.Str, Int: e.Reply.Int, IsInt: e.Reply.Kind == resp.Int}
-	if e.Reply.IsError() {
-		r.Err, r.Str = e.Reply.Str, ""
-	}
-	return check.Event{Session: e.Session, Args: e.Args, Reply: r, Start: e.Start, End: e.End, Before: e.Before, After: e.After}
+	Session    string
+	Args       []string
+	Reply      resp.Reply
+	Err        error
+	Start, End time.Time
+	Probe      any
 }
 
 // Session is a named, dedicated connection and what redis-cli shows about
 // it in its prompt.
 type Session struct {
 	Name string
-	conn *Conn
 	set  *Set
 
-	mu         sync.Mutex
+	mu         sync.Mutex // guards the fields below
+	conn       *Conn      // replaced by Retarget
 	inTx       bool
 	watching   bool
 	connFailed bool
 }
 
-// Do sends one command on the session's connection, records the event and
-// returns it. A command on lock keys is probed (see probe), unless the
-// session is inside MULTI or WATCH, whose meaning a probe would change.
+// Do sends one command on the session's connection through the set's
+// middleware (see Set.Use), records the event and returns it.
 func (s *Session) Do(ctx context.Context, args []string) (Event, error) {
-	p, probed := s.set.plan(args)
-	e, err := doProbed(ctx, s.connection(), args, p, probed && !s.inTxOrWatch())
-	e.Session = s.Name
+	call := Call{Session: s.Name, Transaction: s.inTxOrWatch()}
+	e, err := s.set.run(ctx, call, s.connection(), args)
 	s.trackTx(args, e.Reply, err)
 	s.set.record(e)
 	return e, err
@@ -71,7 +57,9 @@ func (s *Session) inTxOrWatch() bool {
 
 // DoBatch sends commands in one pipeline (see Conn.DoBatch), records one
 // event per command and returns the events of the replies that arrived
-// (on a connection error, those before it).
+// (on a connection error, those before it). The pipeline does not pass
+// through the middleware: it is for plain commands, which no middleware
+// has anything to do with.
 func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error) {
 	start := time.Now()
 	replies, err := s.connection().DoBatch(ctx, batch)
@@ -166,15 +154,40 @@ func (s *Session) trackTx(args []string, reply resp.Reply, err error) {
 type Set struct {
 	Target Target
 
-	mu       sync.Mutex
-	sessions map[string]*Session
-	observer func(Event)
-	locks    map[string]bool // keys some session acquired with SET ... NX
+	// mu guards the fields below. Lock order: a Set's mu, then a
+	// Session's, then a Conn's (Close holds the set's while it takes the
+	// others; Retarget holds a session's while it closes the old Conn).
+	mu          sync.Mutex
+	sessions    map[string]*Session
+	observer    func(Event)
+	middlewares []Middleware
+	do          Do // send, wrapped in the middlewares
 }
 
-// NewSet makes an empty set of sessions for t.
+// NewSet makes an empty set of sessions for t, with no middleware.
 func NewSet(t Target) *Set {
-	return &Set{Target: t, sessions: map[string]*Session{}, locks: map[string]bool{}}
+	return &Set{Target: t, sessions: map[string]*Session{}, do: send}
+}
+
+// Use adds middlewares to every command of the set's sessions and
+// one-shot calls (not to DoBatch): they run in the order given, the first
+// outermost, after any added before, and the innermost sends the command.
+// Set them up before the first command.
+func (s *Set) Use(mw ...Middleware) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.middlewares = append(s.middlewares, mw...)
+	s.do = chain(s.middlewares)
+}
+
+// run sends args on c through the middlewares, as call says.
+func (s *Set) run(ctx context.Context, call Call, c *Conn, args []string) (Event, error) {
+	s.mu.Lock()
+	do := s.do
+	s.mu.Unlock()
+	e, err := do(withCall(ctx, call), c, args)
+	e.Session = call.Session
+	return e, err
 }
 
 // Get returns the session called name, creating it (and its connection,
@@ -205,7 +218,7 @@ func (s *Set) Retarget(name string, t Target) {
 	}
 	old := sess.conn
 	sess.conn = NewConn(t, old.name)
-	sess.inTx = false
+	sess.inTx, sess.watching = false, false // a new connection is in neither
 	old.Close()
 }
 
@@ -215,17 +228,6 @@ func (s *Set) Observe(f func(Event)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.observer = f
-}
-
-// plan decides how to probe args. Lock keys are the keys some session
-// acquired with SET ... NX in this run, and any key named lock:...
-func (s *Set) plan(args []string) (probe, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if key, _, _, ok := check.IsSetNX(args); ok {
-		s.locks[key] = true
-	}
-	return planProbe(args, func(k string) bool { return s.locks[k] || strings.HasPrefix(k, "lock:") })
 }
 
 func (s *Set) record(e Event) {
@@ -243,9 +245,7 @@ func (s *Set) record(e Event) {
 func (s *Set) OneShot(ctx context.Context, t Target, sessionName string, args []string) (Event, error) {
 	conn := NewConn(t, "")
 	defer conn.Close()
-	p, probed := s.plan(args)
-	e, err := doProbed(ctx, conn, args, p, probed)
-	e.Session = sessionName
+	e, err := s.run(ctx, Call{Session: sessionName}, conn, args)
 	s.record(e)
 	return e, err
 }

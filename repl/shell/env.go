@@ -9,6 +9,7 @@ import (
 
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
@@ -41,6 +42,7 @@ func (e *env) State() *words.State            { return e.s.lab }
 func (e *env) Interactive() bool              { return e.s.cfg.Interactive }
 func (e *env) TTY() bool                      { return e.s.cfg.TTY }
 func (e *env) Width() int                     { return e.s.cfg.Width() }
+func (e *env) Clock() clock.Clock             { return e.s.cfg.Clock }
 func (e *env) StdoutOf(name string) io.Writer { return e.s.stdoutFor(e.hc, name) }
 
 // Session is the session a command runs in: an @NAME prefix first, then

@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
@@ -27,14 +28,15 @@ type Config struct {
 	Flags       cliflags.Options // locklab's own flags: output mode, -e
 	Stdout      io.Writer        // the terminal (or whatever stdout is)
 	Stderr      io.Writer
-	TTY         bool       // Stdout is a terminal: replies to it use redis-cli's TTY format
-	Interactive bool       // a person is typing: slow commands print redis-cli's (N.NNs)
-	StandIn     bool       // locklab stands in for redis-cli: unknown words go to the server
-	Notes       bool       // annotate replies and print verdicts (off for redis-cli-style use)
-	Trace       bool       // keep the run's events for its timeline even without notes
-	Gutter      bool       // prefix lines with session and time when several sessions run
-	Color       bool       // colour notes and gutters
-	Width       func() int // the terminal's width, for the timeline (nil: 80)
+	TTY         bool        // Stdout is a terminal: replies to it use redis-cli's TTY format
+	Interactive bool        // a person is typing: slow commands print redis-cli's (N.NNs)
+	StandIn     bool        // locklab stands in for redis-cli: unknown words go to the server
+	Notes       bool        // annotate replies and print verdicts (off for redis-cli-style use)
+	Trace       bool        // keep the run's events for its timeline even without notes
+	Gutter      bool        // prefix lines with session and time when several sessions run
+	Color       bool        // colour notes and gutters
+	Width       func() int  // the terminal's width, for the timeline (nil: 80)
+	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
 	Dir         string
 }
 
@@ -58,6 +60,9 @@ type Shell struct {
 func New(cfg Config) (*Shell, error) {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real{}
 	}
 	if cfg.Width == nil {
 		cfg.Width = func() int { return 80 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -35,6 +36,7 @@ func (s *syncBuffer) String() string {
 func newTestShell(t *testing.T, addr string, db int, dir string) (*Shell, *syncBuffer, *syncBuffer) {
 	t.Helper()
 	sessions := session.NewSet(session.Target{Network: "tcp", Addr: addr, DB: db})
+	sessions.Use(probe.New().Middleware())
 	t.Cleanup(sessions.Close)
 	var out, errOut syncBuffer
 	sh, err := New(Config{Sessions: sessions, Stdout: &out, Stderr: &errOut, Dir: dir})

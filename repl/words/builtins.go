@@ -24,7 +24,7 @@ func sleep(ctx context.Context, env Env, args []string) error {
 		}
 		total += d
 	}
-	return Sleep(ctx, total)
+	return env.Clock().Sleep(ctx, total)
 }
 
 func parseSleep(arg string) (time.Duration, error) {
@@ -44,18 +44,6 @@ func parseSleep(arg string) (time.Duration, error) {
 		return 0, fmt.Errorf("invalid interval %q", arg)
 	}
 	return time.Duration(n * float64(unit)), nil
-}
-
-// Sleep waits d, or until ctx is cancelled.
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // clear clears the screen, as redis-cli's clear does.

@@ -45,7 +45,9 @@ func (e macroEnv) Say(session, format string, a ...any) {
 
 func (e macroEnv) Seats(slot string, n int64) { e.env.Recorder().SetSeats(slot, n) }
 
-func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error { return Sleep(ctx, d) }
+func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error {
+	return e.env.Clock().Sleep(ctx, d)
+}
 
 func (e macroEnv) SHA(script string) string { return e.env.State().SHA(script) }
 

@@ -46,7 +46,7 @@ func redisCLIRepeat(ctx context.Context, env Env, o *cliflags.Options, t session
 	var status error
 	for i := range max(o.Repeat, 1) {
 		if i > 0 && o.Interval > 0 {
-			if err := Sleep(ctx, o.Interval); err != nil {
+			if err := env.Clock().Sleep(ctx, o.Interval); err != nil {
 				return err
 			}
 		}

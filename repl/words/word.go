@@ -8,6 +8,7 @@ import (
 
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/resp"
@@ -65,6 +66,9 @@ type Env interface {
 	InFile() bool
 	Interactive() bool
 	TTY() bool
+	// Clock is time as the lab sees it: every sleep and --work goes
+	// through it.
+	Clock() clock.Clock
 	// Width is the terminal's width in columns.
 	Width() int
 }

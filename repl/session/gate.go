@@ -1,0 +1,34 @@
+package session
+
+import (
+	"context"
+	"time"
+)
+
+// Gate decides when a session's next command goes out: a scheduler that
+// lets sessions take turns in an order of its choosing (explore runs every
+// interleaving this way). A normal run has none.
+type Gate interface {
+	// Turn waits until the command args of session name may be sent, or
+	// ctx ends. release is called once the command's reply (or error)
+	// came back: the turn is over.
+	Turn(ctx context.Context, name string, args []string) (release func(), err error)
+}
+
+// GateMiddleware makes each command wait for its turn at g. Install it
+// first (outermost), so that the whole of what a command sends, a probe's
+// MULTI included, is one turn. A command refused its turn (ctx ended) is
+// not sent: its event carries the error.
+func GateMiddleware(g Gate) Middleware {
+	return func(next Do) Do {
+		return func(ctx context.Context, c *Conn, args []string) (Event, error) {
+			start := time.Now()
+			release, err := g.Turn(ctx, CallOf(ctx).Session, args)
+			if err != nil {
+				return Event{Args: args, Err: err, Start: start, End: time.Now()}, err
+			}
+			defer release()
+			return next(ctx, c, args)
+		}
+	}
+}
