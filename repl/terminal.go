@@ -10,7 +10,7 @@ import (
 
 	"github.com/chzyer/readline"
 
-	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/lines"
 )
 
 // Terminal reads lines for a person at a terminal (a shell.LineReader).
@@ -45,14 +45,14 @@ func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
 	return t, rl.Stdout(), rl.Stderr(), nil
 }
 
-// ReadLine reads one line; Ctrl-C while typing gives shell.ErrInterrupt,
+// ReadLine reads one line; Ctrl-C while typing gives lines.ErrInterrupt,
 // Ctrl-D on an empty line io.EOF.
 func (t *Terminal) ReadLine(prompt string) (string, error) {
 	t.prompt = prompt
 	t.rl.SetPrompt(prompt)
 	line, err := t.rl.Readline()
 	if errors.Is(err, readline.ErrInterrupt) {
-		err = shell.ErrInterrupt
+		err = lines.ErrInterrupt
 	}
 	return line, err
 }

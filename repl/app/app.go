@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
@@ -166,7 +167,7 @@ func (in *input) runLine(ctx context.Context, line string, script bool) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	src := shell.Source{Lines: shell.Lines(strings.NewReader(line))}
+	src := shell.Source{Lines: lines.From(strings.NewReader(line))}
 	if script {
 		src.Whole, src.Summary = true, "-c"
 	}
@@ -189,7 +190,7 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	err = sh.Run(ctx, shell.Source{Lines: shell.Lines(f), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
+	err = sh.Run(ctx, shell.Source{Lines: lines.From(f), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
 	in.drawTimeline(ctx, sh)
 	return in.status(sh, err)
 }
@@ -234,7 +235,7 @@ func (in *input) piped(ctx context.Context) int {
 	}
 	ir := newInterrupter()
 	defer ir.stop()
-	err = sh.Run(ctx, shell.Source{Lines: shell.Lines(in.stdin), Summary: "<stdin>", OnEntry: ir.set})
+	err = sh.Run(ctx, shell.Source{Lines: lines.From(in.stdin), Summary: "<stdin>", OnEntry: ir.set})
 	return in.status(sh, err)
 }
 

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
 )
 
@@ -38,7 +39,7 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 			break
 		}
 	}
-	if err := e.feed.err; err != nil && err != io.EOF && !errors.Is(err, ErrInterrupt) {
+	if err := e.feed.err; err != nil && err != io.EOF && !errors.Is(err, lines.ErrInterrupt) {
 		return err
 	}
 	return s.LastStatus()
@@ -72,7 +73,7 @@ func (e *entries) parse(ctx context.Context) bool {
 // It says whether the input is done.
 func (e *entries) failed(err error) bool {
 	readErr := e.feed.err
-	interrupted := errors.Is(readErr, ErrInterrupt)
+	interrupted := errors.Is(readErr, lines.ErrInterrupt)
 	var perr syntax.ParseError
 	isSyntax := errors.As(err, &perr)
 	if isSyntax && !interrupted {

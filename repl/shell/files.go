@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
 )
@@ -36,7 +37,7 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 		return err
 	}
 	top := ctx.Value(inScriptKey{}) == nil && e.Session() == session.Main
-	src := Source{Lines: Lines(bytes.NewReader(data)), Name: path, Args: args, Whole: true, Precheck: true}
+	src := Source{Lines: lines.From(bytes.NewReader(data)), Name: path, Args: args, Whole: true, Precheck: true}
 	if top {
 		src.Summary = path
 	}

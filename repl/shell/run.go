@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
 )
 
@@ -16,7 +17,7 @@ import (
 // mode is a Source: the REPL (Prompt set), piped stdin, -c LINE, one
 // command given as arguments, a script file, and `run FILE`.
 type Source struct {
-	Lines  LineReader
+	Lines  lines.Reader
 	Name   string        // a script's file name: positions read NAME:LINE:COL
 	Prompt func() string // the REPL's prompt; nil: none
 	Args   []string      // a script's $1, $2 ...
@@ -33,10 +34,6 @@ type Source struct {
 	// after (the REPL's Ctrl-C cancels one entry and its jobs).
 	OnEntry func(context.CancelFunc)
 }
-
-// ErrInterrupt is what a LineReader returns for Ctrl-C while a line is
-// typed: the entry is dropped and reading goes on.
-var ErrInterrupt = errors.New("interrupted while typing")
 
 // maxBatch bounds how many plain commands from a pipe go in one pipeline.
 const maxBatch = 1000

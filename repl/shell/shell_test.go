@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/session"
@@ -49,7 +50,7 @@ func newTestShell(t *testing.T, addr string, db int, dir string) (*Shell, *syncB
 // run runs one entry and fails the test on an unexpected error.
 func run(t *testing.T, sh *Shell, src string) {
 	t.Helper()
-	if err := sh.Run(context.Background(), Source{Lines: Lines(strings.NewReader(src))}); err != nil {
+	if err := sh.Run(context.Background(), Source{Lines: lines.From(strings.NewReader(src))}); err != nil {
 		t.Fatalf("%q: %v", src, err)
 	}
 }

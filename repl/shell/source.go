@@ -1,53 +1,13 @@
 package shell
 
 import (
-	"bufio"
-	"bytes"
 	"io"
 	"regexp"
 	"strings"
 
+	"github.com/locklab/locklab/repl/lines"
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// LineReader is where a run's lines come from: readline on a terminal,
-// Lines on a pipe or a file.
-type LineReader interface {
-	// ReadLine returns one line without its newline; io.EOF at the end.
-	// On a terminal Ctrl-C gives an error of its own, which drops the
-	// entry being typed.
-	ReadLine(prompt string) (string, error)
-	// Remember adds a complete entry to the history.
-	Remember(entry string)
-}
-
-// continuationPrompt is shown while an entry is incomplete.
-const continuationPrompt = "> "
-
-// Lines reads lines from r, as redis-cli does from a pipe.
-func Lines(r io.Reader) *PlainLines {
-	return &PlainLines{r: bufio.NewReaderSize(r, 64*1024)}
-}
-
-// PlainLines reads lines with no prompt and no history.
-type PlainLines struct{ r *bufio.Reader }
-
-func (p *PlainLines) ReadLine(string) (string, error) {
-	line, err := p.r.ReadString('\n')
-	if err == io.EOF && line != "" {
-		err = nil // a last line without its newline
-	}
-	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
-}
-
-// Ready reports whether a whole line is already read and waiting, so the
-// next ReadLine will not block.
-func (p *PlainLines) Ready() bool {
-	buf, _ := p.r.Peek(p.r.Buffered())
-	return bytes.IndexByte(buf, '\n') >= 0
-}
-
-func (p *PlainLines) Remember(string) {}
 
 // newParser returns a parser for the lab language: POSIX mode, in which
 // lower-case `select 1` and `time` stay simple commands (in bash mode the
@@ -56,12 +16,15 @@ func newParser() *syntax.Parser {
 	return syntax.NewParser(syntax.Variant(syntax.LangPOSIX), syntax.KeepComments(false))
 }
 
+// continuationPrompt is shown while an entry is incomplete.
+const continuationPrompt = "> "
+
 // feed is the parser's input: one line of a LineReader at a time, asked
 // for with the right prompt (a continuation's while the parser needs
 // more), with a pasted prompt dropped from the front of each line that
 // starts an entry. It keeps the current entry's text for the history.
 type feed struct {
-	lr     LineReader
+	lr     lines.Reader
 	parser *syntax.Parser
 	prompt func() string // nil: none (a pipe, a file)
 	buf    []byte
@@ -125,7 +88,7 @@ func endsInContinuation(line string) bool {
 // quote or a trailing `\` are left alone: inside a Lua script "$ " is data.
 func Normalize(src string) string {
 	var b strings.Builder
-	f := &feed{lr: Lines(strings.NewReader(src))}
+	f := &feed{lr: lines.From(strings.NewReader(src))}
 	for f.err == nil {
 		f.parser = newParser()
 		for _, err := range f.parser.InteractiveSeq(io.TeeReader(f, &b)) {
