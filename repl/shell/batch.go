@@ -34,13 +34,17 @@ func (s *Shell) plainCommand(st *syntax.Stmt) ([]string, bool) {
 }
 
 // unbatchable commands are sent alone: they may end the connection (a
-// failed pipeline loses the replies that came before the failure) or
-// change how later replies are read.
+// failed pipeline loses the replies that came before the failure),
+// change how later replies are read, or block (a Ctrl-C that cuts a
+// blocked pipeline would lose the commands queued behind it).
 var unbatchable = map[string]bool{
 	"SHUTDOWN": true, "QUIT": true, "RESET": true, "CLIENT": true, "DEBUG": true,
 	"MONITOR": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
 	"HELLO": true, "AUTH": true, "REPLICAOF": true, "SLAVEOF": true, "FAILOVER": true,
 	"SYNC": true, "PSYNC": true,
+	"BLPOP": true, "BRPOP": true, "BRPOPLPUSH": true, "BLMOVE": true, "BLMPOP": true,
+	"BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true, "XREAD": true, "XREADGROUP": true,
+	"WAIT": true, "WAITAOF": true,
 }
 
 // runBatch sends plain commands (see plainCommand) in the main session as

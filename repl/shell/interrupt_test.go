@@ -1,0 +1,57 @@
+package shell
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/lines"
+	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/resp"
+)
+
+// TestCtrlCCancelsOneEntry: Ctrl-C during `BLPOP q 0` cuts that command
+// short, says (interrupted), and the next line still runs: the REPL and
+// piped input go on, as with redis-cli's prompt. (Bugs this catches: a
+// cancelled entry leaving the interpreter "exited", which ended the REPL;
+// a blocking command pipelined with the lines after it, which a Ctrl-C
+// then lost.)
+func TestCtrlCCancelsOneEntry(t *testing.T) {
+	addr := redistest.Real(t)
+	sh, out, errOut := newTestShell(t, addr, 0, "")
+	cancels := make(chan context.CancelFunc, 4)
+	src := Source{Lines: lines.From(strings.NewReader("BLPOP q 0\nPING\n")), OnEntry: func(c context.CancelFunc) {
+		if c != nil {
+			cancels <- c
+		}
+	}}
+	done := make(chan error, 1)
+	go func() { done <- sh.Run(context.Background(), src) }()
+	cancel := <-cancels
+	waitBlocked(t, addr)
+	cancel() // what the interrupter does on SIGINT
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v, want the last line's status (0)", err)
+	}
+	if got := out.String(); got != "PONG\n" {
+		t.Errorf("stdout %q, want the line after the interrupted one: PONG", got)
+	}
+	if got := errOut.String(); got != "(interrupted)\n" {
+		t.Errorf("stderr %q, want (interrupted)", got)
+	}
+}
+
+// waitBlocked waits until the server at addr has a client blocked in a
+// command (the BLPOP), asking it with INFO clients.
+func waitBlocked(t *testing.T, addr string) {
+	t.Helper()
+	c := redistest.Dial(t, addr)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		r, _ := c.Do("INFO", "clients")
+		if r.Kind == resp.Bulk && strings.Contains(r.Str, "blocked_clients:1") {
+			return
+		}
+	}
+	t.Fatal("no client blocked in 10s")
+}
