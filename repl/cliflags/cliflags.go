@@ -84,7 +84,7 @@ func ParseFlag(o *Options, args []string) (int, error) {
 		o.Set = map[string]bool{}
 	}
 	flag, value, used := args[0], "", 1
-	if valueFlags[flag] {
+	if takesValue(flag) {
 		if len(args) < 2 {
 			return 0, &UsageError{Arg: flag}
 		}
@@ -93,10 +93,15 @@ func ParseFlag(o *Options, args []string) (int, error) {
 	return used, o.apply(flag, value)
 }
 
-var valueFlags = map[string]bool{
-	"-h": true, "-p": true, "-s": true, "-a": true, "--pass": true, "--user": true,
-	"-u": true, "-n": true, "-r": true, "-i": true, "--cacert": true, "--sni": true,
-	"--cert": true, "--key": true,
+// takesValue reports whether flag is followed by its value (a switch, not
+// a map built at start-up).
+func takesValue(flag string) bool {
+	switch flag {
+	case "-h", "-p", "-s", "-a", "--pass", "--user", "-u", "-n", "-r", "-i",
+		"--cacert", "--sni", "--cert", "--key":
+		return true
+	}
+	return false
 }
 
 func isNumber(s string) bool { _, err := strconv.Atoi(s); return err == nil }

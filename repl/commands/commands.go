@@ -2,8 +2,9 @@ package commands
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Command describes one Redis command or container subcommand, as COMMAND
@@ -121,29 +122,70 @@ const (
 func (c *Command) Is(f Flag) bool { return c.Flags&f == f }
 
 // IsContainer reports whether the command has subcommands (CLIENT, CONFIG…).
-func (c *Command) IsContainer() bool { return len(subs[c.Name]) > 0 }
+func (c *Command) IsContainer() bool { return len(subRange(c.Name)) > 0 }
 
-var (
-	byName = map[string]*Command{} // "SET", "CLIENT SETNAME"
-	top    []string                // top-level names, sorted
-	subs   = map[string][]string{} // container -> sorted subcommand words
-)
+// The table is sorted by name (the generator writes it so, TestTable
+// checks it), so it is searched as it is: nothing is built at start-up, and
+// a command as arguments costs a binary search, not an index of the whole
+// table. A container's subcommands ("CLIENT CACHING" …) follow it at once,
+// since a space sorts before every character a name has.
 
-func init() {
-	for i := range table {
-		c := &table[i]
-		byName[c.Name] = c
-		if container, sub, ok := strings.Cut(c.Name, " "); ok {
-			subs[container] = append(subs[container], sub)
+// search is the index of the first command whose name is not below name.
+func search(name string) int {
+	lo, hi := 0, len(table)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if table[m].Name < name {
+			lo = m + 1
 		} else {
-			top = append(top, c.Name)
+			hi = m
 		}
 	}
-	sort.Strings(top)
-	for _, s := range subs {
-		sort.Strings(s)
-	}
+	return lo
 }
+
+// find returns the command called name exactly ("SET", "CLIENT SETNAME"),
+// or nil.
+func find(name string) *Command {
+	if i := search(name); i < len(table) && table[i].Name == name {
+		return &table[i]
+	}
+	return nil
+}
+
+// hasSubs reports whether the command at index i is a container: whether
+// the next one is its first subcommand.
+func hasSubs(i int) bool {
+	if i+1 >= len(table) {
+		return false
+	}
+	name, next := table[i].Name, table[i+1].Name
+	return len(next) > len(name) && next[len(name)] == ' ' && next[:len(name)] == name
+}
+
+// subRange is the run of the table holding container's subcommands
+// (empty if it has none).
+func subRange(container string) []Command {
+	prefix := container + " "
+	i := search(prefix)
+	j := i
+	for j < len(table) && strings.HasPrefix(table[j].Name, prefix) {
+		j++
+	}
+	return table[i:j]
+}
+
+// topNames is the top-level names, sorted, made on first use (completion
+// and suggestions).
+var topNames = sync.OnceValue(func() []string {
+	var top []string
+	for i := range table {
+		if !strings.Contains(table[i].Name, " ") {
+			top = append(top, table[i].Name)
+		}
+	}
+	return top
+})
 
 // Lookup finds the command that words start with, case-insensitively, and
 // says how many words its name used: 2 for a container's subcommand
@@ -155,32 +197,37 @@ func Lookup(words []string) (*Command, int) {
 		return nil, 0
 	}
 	name := strings.ToUpper(words[0])
-	c := byName[name]
-	if c == nil || strings.Contains(name, " ") {
+	i := search(name)
+	if i == len(table) || table[i].Name != name || strings.Contains(name, " ") {
 		return nil, 0
 	}
-	if len(words) > 1 && len(subs[name]) > 0 {
-		if s := byName[name+" "+strings.ToUpper(words[1])]; s != nil {
+	if len(words) > 1 && hasSubs(i) {
+		if s := find(name + " " + strings.ToUpper(words[1])); s != nil {
 			return s, 2
 		}
 	}
-	return c, 1
+	return &table[i], 1
 }
 
 // Get returns the command with the given name ("set", "client setname"),
 // or nil.
 func Get(name string) *Command {
-	return byName[strings.ToUpper(strings.Join(strings.Fields(name), " "))]
+	return find(strings.ToUpper(strings.Join(strings.Fields(name), " ")))
 }
 
 // Names returns all top-level command names, upper case and sorted.
-func Names() []string { return append([]string(nil), top...) }
+func Names() []string { return slices.Clone(topNames()) }
 
 // SubNames returns the subcommand words of a container command (for
 // "client": "CACHING", "GETNAME", …), upper case and sorted; nil if the
 // command has none.
 func SubNames(container string) []string {
-	return append([]string(nil), subs[strings.ToUpper(container)]...)
+	container = strings.ToUpper(container)
+	var out []string
+	for _, c := range subRange(container) {
+		out = append(out, c.Name[len(container)+1:])
+	}
+	return out
 }
 
 // All returns every command and subcommand, sorted by name. The pointers

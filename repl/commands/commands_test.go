@@ -98,7 +98,7 @@ func TestTable(t *testing.T) {
 		t.Fatalf("only %d commands", len(all))
 	}
 	for i, c := range all {
-		if i > 0 && all[i-1].Name >= c.Name {
+		if i > 0 && all[i-1].Name >= c.Name { // Lookup, Get and SubNames search it as it is
 			t.Errorf("table not sorted at %s", c.Name)
 		}
 		if c.Arity == 0 || c.Summary == "" || c.Since == "" || c.Group == "" {

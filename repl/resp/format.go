@@ -54,13 +54,13 @@ func formatTTY(b *strings.Builder, r Reply, prefix string) {
 }
 
 // emptyTTY is what redis-cli prints for an aggregate with no elements.
-var emptyTTY = map[Kind]string{
+var emptyTTY = [...]string{
 	Array: "(empty array)\n", Map: "(empty hash)\n",
 	Set: "(empty set)\n", Push: "(empty push)\n",
 }
 
 // numSep is the character after each element's index.
-var numSep = map[Kind]string{Array: ")", Map: "#", Set: "~", Push: ")"}
+var numSep = [...]string{Array: ")", Map: "#", Set: "~", Push: ")"}
 
 // formatAggregateTTY prints each element after its right-aligned 1-based
 // index. The first gets no prefix, as the caller has already printed the

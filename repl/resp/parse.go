@@ -253,8 +253,9 @@ func crlfMismatch(b []byte) int {
 }
 
 // linePrefixes accept the text of an unfinished line of each type that
-// could still become valid once the line ends.
-var linePrefixes = map[byte]func(string) bool{
+// could still become valid once the line ends. (These tables are arrays,
+// not maps: nothing to build at start-up.)
+var linePrefixes = [256]func(string) bool{
 	'+': func(string) bool { return true },
 	'-': func(string) bool { return true },
 	':': isDigits,
@@ -266,7 +267,7 @@ var linePrefixes = map[byte]func(string) bool{
 
 // lineValid accept the text of a complete line of the types that do not
 // convert it.
-var lineValid = map[byte]func(string) bool{
+var lineValid = [256]func(string) bool{
 	',': isDouble,
 	'#': func(s string) bool { return s == "t" || s == "f" },
 	'_': func(s string) bool { return s == "" },

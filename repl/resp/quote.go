@@ -2,8 +2,9 @@ package resp
 
 import "strings"
 
-// reprEscapes are the bytes sdscatrepr writes as a backslash escape.
-var reprEscapes = map[byte]string{
+// reprEscapes are the bytes sdscatrepr writes as a backslash escape ("" for
+// the others). An array, not a map: nothing to build at start-up.
+var reprEscapes = [256]string{
 	'\\': `\\`, '"': `\"`, '\n': `\n`, '\r': `\r`, '\t': `\t`, '\a': `\a`, '\b': `\b`,
 }
 
@@ -19,8 +20,8 @@ func Quote(s string) string {
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch esc, ok := reprEscapes[c]; {
-		case ok:
+		switch esc := reprEscapes[c]; {
+		case esc != "":
 			b.WriteString(esc)
 		case c < 0x20 || c > 0x7e:
 			b.Write([]byte{'\\', 'x', hex[c>>4], hex[c&0xf]})

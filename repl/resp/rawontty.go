@@ -4,19 +4,21 @@ import "strings"
 
 // rawOnTTY lists, by command name, the subcommands redis-cli 7 prints raw
 // even on a terminal (cliSendCommand in src/redis-cli.c), and the argument
-// counts it does so for: 0 means any count.
-var rawOnTTY = map[string][]struct {
+// counts it does so for: 0 means any count. A list, not a map: nothing to
+// build at start-up.
+var rawOnTTY = []struct {
+	cmd  string
 	sub  string // "" for the command itself, whatever follows it
 	argc int
 }{
-	"info":    {{"", 0}},
-	"lolwut":  {{"", 0}},
-	"debug":   {{"htstats", 0}, {"htstats-key", 0}, {"client-eviction", 0}},
-	"memory":  {{"malloc-stats", 0}, {"doctor", 0}},
-	"cluster": {{"nodes", 2}, {"info", 2}},
-	"client":  {{"list", 0}, {"info", 0}},
-	"latency": {{"graph", 3}, {"doctor", 2}},
-	"proxy":   {{"info", 0}},
+	{"info", "", 0},
+	{"lolwut", "", 0},
+	{"debug", "htstats", 0}, {"debug", "htstats-key", 0}, {"debug", "client-eviction", 0},
+	{"memory", "malloc-stats", 0}, {"memory", "doctor", 0},
+	{"cluster", "nodes", 2}, {"cluster", "info", 2},
+	{"client", "list", 0}, {"client", "info", 0},
+	{"latency", "graph", 3}, {"latency", "doctor", 2},
+	{"proxy", "info", 0},
 }
 
 // RawOnTTY reports whether redis-cli 7 prints the reply to the command
@@ -31,8 +33,11 @@ func RawOnTTY(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
-	for _, c := range rawOnTTY[strings.ToLower(args[0])] {
+	name := strings.ToLower(args[0])
+	for _, c := range rawOnTTY {
 		switch {
+		case c.cmd != name:
+			continue
 		case c.sub == "":
 			return true
 		case len(args) < 2 || !strings.EqualFold(args[1], c.sub):

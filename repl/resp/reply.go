@@ -109,7 +109,7 @@ func (r Reply) debug(b *strings.Builder) {
 }
 
 // debugBrackets are the brackets around the elements in String.
-var debugBrackets = map[Kind][2]string{
+var debugBrackets = [...][2]string{
 	Array: {"[", "]"}, Push: {">[", "]"}, Set: {"~{", "}"}, Map: {"%{", "}"},
 }
 

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/locklab/locklab/repl/check"
@@ -109,14 +110,14 @@ var mermaidEntities = strings.NewReplacer(
 )
 
 // wrapPrefix is the start Mermaid reads as a wrap:/nowrap: option rather
-// than text.
-var wrapPrefix = regexp.MustCompile(`^(\s*:?(?:no)?wrap):`)
+// than text; compiled on first use, not by every run of locklab.
+var wrapPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*:?(?:no)?wrap):`) })
 
 // mermaidText is s safe as the text of a message, note or alias: one
 // line, no invalid UTF-8, no control characters, Mermaid's specials as
 // entity codes.
 func mermaidText(s string) string {
-	return wrapPrefix.ReplaceAllString(mermaidEntities.Replace(oneLine(s)), "$1#58;")
+	return wrapPrefix().ReplaceAllString(mermaidEntities.Replace(oneLine(s)), "$1#58;")
 }
 
 // mermaidNoteText is a note's text, broken into short lines with <br/>
