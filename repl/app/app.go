@@ -120,6 +120,11 @@ func (in *input) run(ctx context.Context) int {
 		}
 		return in.piped(ctx)
 	}
+	if !in.opts.HasLine && !looksLikeFile(in.opts.Args[0]) && words.Classify(in.opts.Args, words.StandIn).Kind == words.Redis {
+		// One Redis command, as redis-cli runs it: Ctrl-C ends the process
+		// at once (SIGINT's default), and no signal handler is set up.
+		return in.runLine(ctx, quoteWords(in.opts.Args), false)
+	}
 	ctx, stop := in.interruptible(ctx)
 	defer stop()
 	switch {
@@ -128,7 +133,7 @@ func (in *input) run(ctx context.Context) int {
 	case looksLikeFile(in.opts.Args[0]):
 		return in.runFile(ctx, in.opts.Args[0], in.opts.Args[1:])
 	}
-	return in.runLine(ctx, quoteWords(in.opts.Args), false)
+	return in.runLine(ctx, quoteWords(in.opts.Args), false) // a lab word given as arguments (locklab load ...)
 }
 
 // newShell makes the shell for this run. notes is whether it annotates by

@@ -35,7 +35,7 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 		e.feed.parser = newParser()
 		done := e.parse(ctx)
 		e.flush(ctx)
-		if done || r.Exited() {
+		if done {
 			break
 		}
 	}
@@ -60,9 +60,8 @@ func (e *entries) parse(ctx context.Context) bool {
 			continue
 		}
 		e.flush(ctx)
-		e.run(ctx, stmts)
-		if e.r.Exited() {
-			return true
+		if err := e.run(ctx, stmts); e.r.Exited() && !errors.Is(err, context.Canceled) {
+			return true // `exit` (a Ctrl-C also leaves the runner "exited")
 		}
 	}
 	return e.failed(nil)
@@ -126,11 +125,11 @@ func (e *entries) flush(ctx context.Context) {
 // run runs one entry. An entry that starts background jobs is a run of
 // its own: gutters on, times from its start, and, at the REPL, a verdict
 // once its jobs are done.
-func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) {
+func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 	f := &syntax.File{Stmts: stmts}
 	jobs := e.s.jobs.Name(f)
 	e.s.beginRun(len(jobs) > 0, jobs)
-	e.withEntry(ctx, func(ctx context.Context) error {
+	return e.withEntry(ctx, func(ctx context.Context) error {
 		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
 		e.s.out.Flush()
 		if len(jobs) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil && e.s.rec.Judged() {
@@ -145,7 +144,7 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) {
 // Source.OnEntry), reports its error and keeps its status. Background
 // jobs share the context: it is cancelled only by Ctrl-C, never when f
 // returns.
-func (e *entries) withEntry(parent context.Context, f func(context.Context) error) {
+func (e *entries) withEntry(parent context.Context, f func(context.Context) error) error {
 	ctx := parent
 	if e.src.OnEntry != nil {
 		var cancel context.CancelFunc
@@ -159,6 +158,7 @@ func (e *entries) withEntry(parent context.Context, f func(context.Context) erro
 		fmt.Fprintln(stderr, msg)
 	}
 	e.s.setStatus(err)
+	return err
 }
 
 // endsInWait reports whether an entry's last command is `wait`: its jobs

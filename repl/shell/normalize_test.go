@@ -48,7 +48,7 @@ func FuzzNormalize(f *testing.F) {
 		if strings.Count(got, "\n") != strings.Count(src, "\n") {
 			t.Fatalf("Normalize(%q) = %q changed the line count", src, got)
 		}
-		if !promptPrefix.MatchString(src) && !strings.Contains(src, "\n") && got != src {
+		if !promptPrefix().MatchString(src) && !strings.Contains(src, "\n") && got != src {
 			t.Fatalf("Normalize(%q) = %q changed a line with no prompt", src, got)
 		}
 	})

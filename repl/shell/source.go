@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/locklab/locklab/repl/lines"
 	"mvdan.cc/sh/v3/syntax"
@@ -46,7 +47,7 @@ func (f *feed) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		if !inside {
-			line = promptPrefix.ReplaceAllString(line, "")
+			line = promptPrefix().ReplaceAllString(line, "")
 			f.entry.Reset()
 		}
 		f.cont = endsInContinuation(line)
@@ -72,8 +73,9 @@ func (f *feed) promptFor(inside bool) string {
 // promptPrefix matches the prompts that lessons and terminals put in front
 // of a command: a shell's "$ ", redis-cli's "127.0.0.1:6379> " (with its
 // "[db]" and "(TX)"), the docs' "redis> ", and locklab's own prompts.
-var promptPrefix = regexp.MustCompile(
-	`^(\$ |(redis|embedded|not connected|[\w.-]+:\d+)(\[\d+\])?(\(TX\))?> )`)
+var promptPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\$ |(redis|embedded|not connected|[\w.-]+:\d+)(\[\d+\])?(\(TX\))?> )`)
+})
 
 // endsInContinuation reports whether a line ends in an odd number of
 // backslashes, i.e. in a `\` that escapes the newline.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"mvdan.cc/sh/v3/interp"
@@ -109,10 +110,10 @@ func SessionName(word string) (string, bool) {
 	return name, ok && ValidName(name)
 }
 
-var nameChars = regexp.MustCompile(`^[A-Za-z][\w-]{0,31}$`)
+var nameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][\w-]{0,31}$`) })
 
 // ValidName reports whether name may name a session.
-func ValidName(name string) bool { return nameChars.MatchString(name) }
+func ValidName(name string) bool { return nameChars().MatchString(name) }
 
 // JobName is the session a background job running words is named after:
 // `@bob CMD` is bob, `book carol` (a bidder's macro) is carol,
