@@ -245,43 +245,42 @@ func TestKeys(t *testing.T) {
 // TestLocks: with --locks the workers share the locks out, each lock with
 // its own keys, and the counts add up over all of them.
 func TestLocks(t *testing.T) {
-	for kind, addr := range redistest.Servers(t) {
-		t.Run(kind, func(t *testing.T) {
-			ctx := context.Background()
-			c := dialer(addr)(0)
-			defer c.Close()
-			// One worker per lock: nobody waits, and nobody overlaps
-			// although the work outlasts the TTL.
-			own := Config{Workers: 3, Iterations: 4, Locks: 3, Mode: ModeFix, TTL: testTTL, Work: testWork, Key: "lab:own"}
-			s, err := Run(ctx, dialer(addr), own, nil)
-			if err != nil {
-				t.Fatal(err)
+	eachServer(t, func(t *testing.T, addr string) {
+		t.Parallel()
+		ctx := context.Background()
+		c := dialer(addr)(0)
+		defer c.Close()
+		// One worker per lock: nobody waits, and nobody overlaps
+		// although the work outlasts the TTL.
+		own := Config{Workers: 3, Iterations: 4, Locks: 3, Mode: ModeFix, TTL: testTTL, Work: testWork, Key: "lab:own"}
+		s, err := Run(ctx, dialer(addr), own, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkConsistent(t, s, own)
+		if s.Locks != 3 || s.FailedAttempts != 0 || s.Overlaps != 0 || s.Resource != 12 || s.ExpiredWhileHeld != 12 {
+			t.Errorf("3 workers on 3 locks: want no wait, no overlap, 12 expiries and a resource of 12, got\n%s", s.Table())
+		}
+		for i := 1; i <= 3; i++ {
+			if got, err := readInt(ctx, c, fmt.Sprintf("lab:own:%d:resource", i)); err != nil || got != 4 {
+				t.Errorf("lab:own:%d:resource = %d, %v; want 4", i, got, err)
 			}
-			checkConsistent(t, s, own)
-			if s.Locks != 3 || s.FailedAttempts != 0 || s.Overlaps != 0 || s.Resource != 12 || s.ExpiredWhileHeld != 12 {
-				t.Errorf("3 workers on 3 locks: want no wait, no overlap, 12 expiries and a resource of 12, got\n%s", s.Table())
-			}
-			for i := 1; i <= 3; i++ {
-				if got, err := readInt(ctx, c, fmt.Sprintf("lab:own:%d:resource", i)); err != nil || got != 4 {
-					t.Errorf("lab:own:%d:resource = %d, %v; want 4", i, got, err)
-				}
-			}
-			if got, _ := command(ctx, c, "EXISTS", "lab:own:resource", "lab:own:4:resource"); got.Int != 0 {
-				t.Errorf("%d keys outside the 3 locks were written", got.Int)
-			}
-			// Three workers on each of two locks: the lesson's bug, per lock.
-			shared := Config{Workers: 6, Iterations: 4, Locks: 2, Mode: ModeBreak, TTL: testTTL, Work: testWork, Key: "lab:shared"}
-			if s, err = Run(ctx, dialer(addr), shared, nil); err != nil {
-				t.Fatal(err)
-			}
-			checkConsistent(t, s, shared)
-			if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
-				t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
-			}
-			// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
-			if s.Commands != 6*s.Sections+s.FailedAttempts {
-				t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
-			}
-		})
-	}
+		}
+		if got, _ := command(ctx, c, "EXISTS", "lab:own:resource", "lab:own:4:resource"); got.Int != 0 {
+			t.Errorf("%d keys outside the 3 locks were written", got.Int)
+		}
+		// Three workers on each of two locks: the lesson's bug, per lock.
+		shared := Config{Workers: 6, Iterations: 4, Locks: 2, Mode: ModeBreak, TTL: testTTL, Work: testWork, Key: "lab:shared"}
+		if s, err = Run(ctx, dialer(addr), shared, nil); err != nil {
+			t.Fatal(err)
+		}
+		checkConsistent(t, s, shared)
+		if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
+			t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
+		}
+		// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
+		if s.Commands != 6*s.Sections+s.FailedAttempts {
+			t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
+		}
+	})
 }

@@ -31,6 +31,7 @@ func TestCancel(t *testing.T) {
 		{"break-jitter", Config{Workers: 8, Iterations: 100, Mode: ModeBreak, TTL: 50 * time.Millisecond, Work: 60 * time.Millisecond, Jitter: 40 * time.Millisecond}},
 	}
 	eachServer(t, func(t *testing.T, addr string) {
+		t.Parallel()
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				cfg := c.cfg
