@@ -116,6 +116,25 @@ func TestTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
+	cut := sampleStats()
+	cut.Interrupted, cut.Unanswered, cut.UnconfirmedWrites = true, 3, 2
+	out = cut.Table()
+	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(rows)+4 || !strings.HasPrefix(lines[len(rows)+1], "note: the stop cut 3 round trip(s) before their answers, 2 with a write:") ||
+		!strings.HasPrefix(lines[len(rows)+3], "verdict: interrupted") {
+		t.Errorf("want the rows, two lines of note on the 3 round trips cut, then the verdict, got:\n%s", out)
+	}
+	for _, l := range lines[len(rows)+1 : len(rows)+3] {
+		if utf8.RuneCountInString(l) > 80 {
+			t.Errorf("note line longer than 80 columns: %q", l)
+		}
+	}
+	if strings.Contains(sampleStats().Table(), "note:") || strings.Contains(Compare([]Stats{sampleStats()}), "note:") {
+		t.Error("a note on cut round trips when none was cut")
+	}
+	if !strings.Contains(Compare([]Stats{sampleStats(), cut}), "fix: note: the stop cut 3 round trip(s)") {
+		t.Error("Compare lacks the note on cut round trips")
+	}
 	many := sampleStats()
 	many.Locks = 5
 	if h := strings.SplitN(many.Table(), "\n", 2)[0]; !strings.HasPrefix(h, "load --mode fix: 10 workers × 20 iterations on 5 locks, 200 sections") {
@@ -138,6 +157,13 @@ func TestVerdicts(t *testing.T) {
 		"yet the resource is 4":      {Mode: ModeFix, Sections: 5, Expected: 5, Resource: 4},
 		"interrupted; so far: OK":    {Mode: ModeFix, Sections: 5, Expected: 5, Resource: 5, Interrupted: true},
 		"2 lost updates. Release wi": {Mode: ModeBreak, Sections: 5, WrongOwnerDeletes: 2, Expected: 5, Resource: 3},
+		// A write the stop cut may have landed: a resource above the
+		// confirmed writes by no more than those is no bug...
+		"interrupted; so far: OK: no wrong-owner DEL, no overlap, no lost update.": {Mode: ModeFenced, Sections: 5, Expected: 4,
+			UnconfirmedWrites: 1, Unanswered: 1, Resource: 5, Interrupted: true},
+		// ...but more than those is.
+		"yet the resource is 6, expected 4": {Mode: ModeFenced, Sections: 5, Expected: 4, UnconfirmedWrites: 1, Unanswered: 1,
+			Resource: 6, Interrupted: true},
 	}
 	for want, s := range cases {
 		if v := s.Verdict(); !strings.Contains(v, want) {
@@ -158,7 +184,7 @@ func TestJSON(t *testing.T) {
 	slices.Sort(keys)
 	want := []string{"acquisitions", "commands", "cycles_per_sec", "elapsed_ms", "expected", "expired_while_held", "extensions",
 		"failed_attempts", "fenced_rejected", "interrupted", "iterations", "locks", "lost_extensions", "lost_updates", "mode",
-		"overlaps", "resource", "sections", "skipped_releases", "workers", "wrong_owner_deletes"}
+		"overlaps", "resource", "sections", "skipped_releases", "unanswered", "unconfirmed_writes", "workers", "wrong_owner_deletes"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("JSON keys\n %v\nwant\n %v", keys, want)
 	}
@@ -219,43 +245,42 @@ func TestKeys(t *testing.T) {
 // TestLocks: with --locks the workers share the locks out, each lock with
 // its own keys, and the counts add up over all of them.
 func TestLocks(t *testing.T) {
-	for kind, addr := range redistest.Servers(t) {
-		t.Run(kind, func(t *testing.T) {
-			ctx := context.Background()
-			c := dialer(addr)(0)
-			defer c.Close()
-			// One worker per lock: nobody waits, and nobody overlaps
-			// although the work outlasts the TTL.
-			own := Config{Workers: 3, Iterations: 4, Locks: 3, Mode: ModeFix, TTL: testTTL, Work: testWork, Key: "lab:own"}
-			s, err := Run(ctx, dialer(addr), own, nil)
-			if err != nil {
-				t.Fatal(err)
+	eachServer(t, func(t *testing.T, addr string) {
+		t.Parallel()
+		ctx := context.Background()
+		c := dialer(addr)(0)
+		defer c.Close()
+		// One worker per lock: nobody waits, and nobody overlaps
+		// although the work outlasts the TTL.
+		own := Config{Workers: 3, Iterations: 4, Locks: 3, Mode: ModeFix, TTL: testTTL, Work: testWork, Key: "lab:own"}
+		s, err := Run(ctx, dialer(addr), own, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkConsistent(t, s, own)
+		if s.Locks != 3 || s.FailedAttempts != 0 || s.Overlaps != 0 || s.Resource != 12 || s.ExpiredWhileHeld != 12 {
+			t.Errorf("3 workers on 3 locks: want no wait, no overlap, 12 expiries and a resource of 12, got\n%s", s.Table())
+		}
+		for i := 1; i <= 3; i++ {
+			if got, err := readInt(ctx, c, fmt.Sprintf("lab:own:%d:resource", i)); err != nil || got != 4 {
+				t.Errorf("lab:own:%d:resource = %d, %v; want 4", i, got, err)
 			}
-			checkConsistent(t, s, own)
-			if s.Locks != 3 || s.FailedAttempts != 0 || s.Overlaps != 0 || s.Resource != 12 || s.ExpiredWhileHeld != 12 {
-				t.Errorf("3 workers on 3 locks: want no wait, no overlap, 12 expiries and a resource of 12, got\n%s", s.Table())
-			}
-			for i := 1; i <= 3; i++ {
-				if got, err := readInt(ctx, c, fmt.Sprintf("lab:own:%d:resource", i)); err != nil || got != 4 {
-					t.Errorf("lab:own:%d:resource = %d, %v; want 4", i, got, err)
-				}
-			}
-			if got, _ := command(ctx, c, "EXISTS", "lab:own:resource", "lab:own:4:resource"); got.Int != 0 {
-				t.Errorf("%d keys outside the 3 locks were written", got.Int)
-			}
-			// Three workers on each of two locks: the lesson's bug, per lock.
-			shared := Config{Workers: 6, Iterations: 4, Locks: 2, Mode: ModeBreak, TTL: testTTL, Work: testWork, Key: "lab:shared"}
-			if s, err = Run(ctx, dialer(addr), shared, nil); err != nil {
-				t.Fatal(err)
-			}
-			checkConsistent(t, s, shared)
-			if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
-				t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
-			}
-			// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
-			if s.Commands != 6*s.Sections+s.FailedAttempts {
-				t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
-			}
-		})
-	}
+		}
+		if got, _ := command(ctx, c, "EXISTS", "lab:own:resource", "lab:own:4:resource"); got.Int != 0 {
+			t.Errorf("%d keys outside the 3 locks were written", got.Int)
+		}
+		// Three workers on each of two locks: the lesson's bug, per lock.
+		shared := Config{Workers: 6, Iterations: 4, Locks: 2, Mode: ModeBreak, TTL: testTTL, Work: testWork, Key: "lab:shared"}
+		if s, err = Run(ctx, dialer(addr), shared, nil); err != nil {
+			t.Fatal(err)
+		}
+		checkConsistent(t, s, shared)
+		if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
+			t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
+		}
+		// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
+		if s.Commands != 6*s.Sections+s.FailedAttempts {
+			t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
+		}
+	})
 }

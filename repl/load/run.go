@@ -27,7 +27,10 @@ type Conn interface {
 // take to finish: a stopped worker cuts its work and pauses short, but
 // still writes, leaves and releases (a few round trips), so the counts and
 // the server's state stay consistent. Against a server that does not
-// answer, the commands are cut after grace.
+// answer, the commands are cut after grace; so are those of a server too
+// busy to answer in time. A cut round trip may or may not have run on the
+// server: Stats counts them (Unanswered) and the writes among them
+// (UnconfirmedWrites), so that what is left on the server is accounted for.
 const grace = 50 * time.Millisecond
 
 // retryDelay is the pause between two failed acquisition attempts: about
@@ -41,7 +44,7 @@ const (
 type counters struct {
 	acquisitions, failed, expired, wrongOwner, skipped, overlaps,
 	fencedRejected, extensions, lostExtensions, sections, writes, done,
-	commands atomic.Int64
+	commands, unanswered, unconfirmedWrites atomic.Int64
 }
 
 // keys are the lock key and the keys derived from it.
@@ -178,6 +181,8 @@ func (c *counters) fill(s *Stats) {
 	s.Sections = c.sections.Load()
 	s.Expected = c.writes.Load()
 	s.Commands = c.commands.Load()
+	s.Unanswered = c.unanswered.Load()
+	s.UnconfirmedWrites = c.unconfirmedWrites.Load()
 }
 
 // runner is what the workers share.

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,11 +25,27 @@ func runScript(s *script, keysThenArgs ...string) call {
 	return call{args: append(args, keysThenArgs...), script: s}
 }
 
+// unansweredError is a round trip that got no answer: the stop cut it
+// after grace, or the connection broke. The server may or may not have run
+// its commands.
+type unansweredError struct{ err error }
+
+func (e unansweredError) Error() string { return e.err.Error() }
+func (e unansweredError) Unwrap() error { return e.err }
+
+// unanswered reports whether err is a round trip that got no answer.
+func unanswered(err error) bool {
+	var u unansweredError
+	return errors.As(err, &u)
+}
+
 // send sends calls in one round trip (a pipeline of them all, or one
 // command) and returns their replies in order; an error reply is an
 // error. Only the last call may be a script: when the server answers it
 // NOSCRIPT (its scripts were flushed) it is sent again alone as EVAL, and
-// it must not run before the calls ahead of it.
+// it must not run before the calls ahead of it. When that second round
+// trip gets no answer, send returns the answers of the calls ahead of the
+// script with the error: those calls did run.
 func (w *worker) send(calls ...call) ([]resp.Reply, error) {
 	for _, c := range calls[:len(calls)-1] {
 		if c.script != nil {
@@ -40,25 +57,46 @@ func (w *worker) send(calls ...call) ([]resp.Reply, error) {
 		return nil, err
 	}
 	last := len(calls) - 1
+	if err := w.errorReply(calls[:last], replies[:last]); err != nil {
+		return nil, err
+	}
 	if s := calls[last].script; s != nil && isNoScript(replies[last]) {
 		eval := append([]string{"EVAL", s.src}, calls[last].args[2:]...)
 		again, err := w.roundTrip([]call{{args: eval}})
 		if err != nil {
-			return nil, err
+			return replies[:last], err
 		}
 		replies[last] = again[0]
 	}
-	for i, r := range replies {
-		if r.Kind == resp.Error {
-			return nil, fmt.Errorf("%s: %s: %s", w.name, describe(calls[i].args), r.Str)
-		}
+	if err := w.errorReply(calls[last:], replies[last:]); err != nil {
+		return nil, err
 	}
 	return replies, nil
 }
 
+// errorReply is the first error reply among replies, as an error.
+func (w *worker) errorReply(calls []call, replies []resp.Reply) error {
+	for i, r := range replies {
+		if r.Kind == resp.Error {
+			return fmt.Errorf("%s: %s: %s", w.name, describe(calls[i].args), r.Str)
+		}
+	}
+	return nil
+}
+
 // roundTrip sends calls as they are: one command with Do, more in one
-// pipeline with DoBatch.
+// pipeline with DoBatch. A round trip that gets no answer is counted, and
+// its error is an unansweredError.
 func (w *worker) roundTrip(calls []call) ([]resp.Reply, error) {
+	replies, err := w.exchange(calls)
+	if err != nil {
+		w.c.unanswered.Add(1)
+		return nil, unansweredError{err}
+	}
+	return replies, nil
+}
+
+func (w *worker) exchange(calls []call) ([]resp.Reply, error) {
 	w.commands += int64(len(calls))
 	if len(calls) == 1 {
 		r, err := w.conn.Do(w.cmdCtx, calls[0].args)

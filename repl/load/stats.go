@@ -28,17 +28,32 @@ type Stats struct {
 	Resource          int64         `json:"resource"`            // the protected counter's final value...
 	Expected          int64         `json:"expected"`            // ...and what it must be (see below)
 	Commands          int64         `json:"commands"`            // commands the workers sent, failed attempts included
+	Unanswered        int64         `json:"unanswered"`          // round trips with no answer (cut by a stop): they may or may not have run
+	UnconfirmedWrites int64         `json:"unconfirmed_writes"`  // writes among them: not in Expected, maybe in Resource
 	Elapsed           time.Duration `json:"-"`                   // JSON has elapsed_ms
 	Interrupted       bool          `json:"interrupted"`
 }
 
 // Expected counts the writes the server confirmed: for break, fix and
-// extend one per section (a run that is not stopped writes in every
-// section), for fenced the writes the resource accepted.
+// extend one per section (a section ends with a write), for fenced the
+// writes the resource accepted. A write whose answer a stop cut counts in
+// UnconfirmedWrites instead: so every section is Expected,
+// UnconfirmedWrites or (fenced) FencedRejected.
 
 // LostUpdates is how many confirmed writes the resource does not show
-// (negative: more increments than writes, which would be a bug).
+// (negative: more increments than writes; a bug unless UnconfirmedWrites,
+// writes that may have landed, account for them).
 func (s Stats) LostUpdates() int64 { return s.Expected - s.Resource }
+
+// unexplainedLoss is LostUpdates, but 0 where the resource is above the
+// confirmed writes by no more than the unconfirmed ones.
+func (s Stats) unexplainedLoss() int64 {
+	lost := s.LostUpdates()
+	if lost < 0 && -lost <= s.UnconfirmedWrites {
+		return 0
+	}
+	return lost
+}
 
 // CyclesPerSecond is the rate of critical sections over the run.
 func (s Stats) CyclesPerSecond() float64 {
@@ -96,8 +111,23 @@ func (s Stats) Table() string {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %-22s %9s   %s\n", r.label, thousands(r.value(s)), r.note)
 	}
+	if n := s.unansweredNote(); n != "" {
+		b.WriteString(n + "\n")
+	}
 	b.WriteString("verdict: " + s.Verdict() + "\n")
 	return b.String()
+}
+
+// unansweredNote says, in two lines of at most 80 columns, when a stop
+// cut round trips before their answers, what that leaves unknown; "" when
+// none was cut.
+func (s Stats) unansweredNote() string {
+	if s.Unanswered == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: the stop cut %s round trip(s) before their answers, %s with a write:\n"+
+		"  the server may or may not have run them (a lock, a count, a write left)",
+		thousands(s.Unanswered), thousands(s.UnconfirmedWrites))
 }
 
 func (s Stats) heading() string {
@@ -131,6 +161,9 @@ func Compare(runs []Stats) string {
 	}
 	for _, s := range runs {
 		fmt.Fprintf(&b, "%s: %s\n", s.Mode, s.Verdict())
+		if n := s.unansweredNote(); n != "" {
+			fmt.Fprintf(&b, "%s: %s\n", s.Mode, n)
+		}
 	}
 	return b.String()
 }
@@ -145,7 +178,7 @@ func (s Stats) Verdict() string {
 }
 
 func (s Stats) verdict() string {
-	lost := s.LostUpdates()
+	lost := s.unexplainedLoss()
 	lostNote := ""
 	if lost != 0 {
 		lostNote = fmt.Sprintf(", %s lost updates", thousands(lost))

@@ -120,10 +120,14 @@ func (w *worker) leave(value int64) error {
 	k := &w.keys
 	write := cmd("SET", k.resource, strconv.FormatInt(value+1, 10))
 	r, err := w.send(write, cmd("DECR", k.inside), w.releaseCall())
+	if len(r) > 0 {
+		w.c.writes.Add(1) // answered, even if the release after it was not
+	} else if unanswered(err) {
+		w.c.unconfirmedWrites.Add(1)
+	}
 	if err != nil {
 		return err
 	}
-	w.c.writes.Add(1)
 	w.countRelease(r[2])
 	return nil
 }
@@ -133,6 +137,9 @@ func (w *worker) leave(value int64) error {
 func (w *worker) fencedLeave() error {
 	k := &w.keys
 	r, err := w.send(runScript(fencedWrite, k.resource, k.fenceLast, w.fence))
+	if unanswered(err) {
+		w.c.unconfirmedWrites.Add(1)
+	}
 	if err != nil {
 		return err
 	}
