@@ -26,6 +26,8 @@ type Conn struct {
 	db   int
 	user string
 	pass string
+
+	waiting atomic.Int32 // callers queued for the link behind another's command
 }
 
 // link is one go-redis connection: a client whose pool holds one
@@ -59,7 +61,9 @@ func (c *Conn) exec(ctx context.Context, send func(conn *redis.Conn)) *link {
 	for {
 		l := c.current()
 		stop := context.AfterFunc(ctx, func() { c.drop(l) })
+		c.waiting.Add(1)
 		l.busy.Lock()
+		c.waiting.Add(-1)
 		if l.dropped.Load() && ctx.Err() == nil {
 			l.busy.Unlock()
 			stop()

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -153,7 +154,9 @@ func TestQueuedCommandSurvivesAnothersCut(t *testing.T) {
 		}
 		queued <- r
 	}()
-	time.Sleep(50 * time.Millisecond) // the PING is queued behind the BLPOP
+	for c.waiting.Load() == 0 { // the PING is queued behind the BLPOP
+		runtime.Gosched()
+	}
 	cancel()
 	if err := <-blocked; !errors.Is(err, context.Canceled) {
 		t.Errorf("the cut BLPOP: %v; want context.Canceled", err)
