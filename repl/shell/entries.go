@@ -42,7 +42,7 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 	if err := e.feed.err; err != nil && err != io.EOF && !errors.Is(err, lines.ErrInterrupt) {
 		return err
 	}
-	return s.LastStatus()
+	return s.status()
 }
 
 // parse runs the entries of one parser's life, and says whether the

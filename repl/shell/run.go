@@ -11,6 +11,8 @@ import (
 
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/timeline"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // Source is where a run's entries come from, and how the run ends. Every
@@ -156,4 +158,17 @@ func (s *Shell) finish(name string, err error) error {
 		s.out.Flush()
 	}
 	return err
+}
+
+// Timeline is the picture of the run so far.
+func (s *Shell) Timeline(ctx context.Context) timeline.Timeline {
+	return s.rec.Timeline(s.findings(ctx))
+}
+
+// DrawTimeline draws the run's timeline on the lab's output, width
+// columns wide.
+func (s *Shell) DrawTimeline(ctx context.Context, width int) {
+	mainOut, _ := s.out.Writers(session.Main)
+	fmt.Fprint(mainOut, words.Draw(s.Timeline(ctx), s.out, width, false))
+	s.out.Flush()
 }

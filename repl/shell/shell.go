@@ -96,9 +96,6 @@ func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params .
 // Close stops what the lab started (a failover lab's servers).
 func (s *Shell) Close() { s.lab.Close() }
 
-// Exited reports whether the last entry ran `exit` (or `quit`).
-func (s *Shell) Exited() bool { return s.runner.Exited() }
-
 // RedisErrors is how many error replies Redis gave so far (for -e).
 func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }
 
@@ -108,9 +105,9 @@ func (s *Shell) setStatus(err error) {
 	s.lastStatus = asStatus(err)
 }
 
-// LastStatus is the exit status of the last entry (nil for 0), as sh
+// status is the exit status of the last entry (nil for 0), as sh
 // reports $? when its input ends: 2 after a syntax error, 130 after Ctrl-C.
-func (s *Shell) LastStatus() error {
+func (s *Shell) status() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lastStatus

@@ -74,6 +74,17 @@ func needCluster(env Env) (*cluster, bool, bool, error) {
 	return c, promoted, paused, nil
 }
 
+// clusterCommand is the cluster, and whether its link is paused, for a
+// word whose one argument must be want (`crash primary`, `promote
+// replica`).
+func clusterCommand(env Env, args []string, want string) (*cluster, bool, error) {
+	c, _, paused, err := needCluster(env)
+	if err == nil && (len(args) != 2 || args[1] != want) {
+		err = Usage(args[0] + " " + want)
+	}
+	return c, paused, err
+}
+
 // linkWord is `link cut|heal [--both] [--pause]`: drop the replication
 // stream primary->replica (or both ways) in the proxy, keeping the
 // connection open; --pause uses CLIENT PAUSE WRITE on the replica instead.
@@ -129,12 +140,9 @@ func pauseLink(ctx context.Context, env Env, c *cluster, cut bool) error {
 // crashWord is `crash primary`: SHUTDOWN NOSAVE NOW (SIGKILL if need be),
 // and nothing the proxy still holds is forwarded afterwards.
 func crashWord(ctx context.Context, env Env, args []string) error {
-	c, _, _, err := needCluster(env)
+	c, _, err := clusterCommand(env, args, "primary")
 	if err != nil {
 		return err
-	}
-	if len(args) != 2 || args[1] != "primary" {
-		return Usage("crash primary")
 	}
 	if err := c.t.CrashPrimary(ctx); err != nil {
 		return Failf("crash primary: %v", err)
@@ -146,12 +154,9 @@ func crashWord(ctx context.Context, env Env, args []string) error {
 // promoteWord is `promote replica`: REPLICAOF NO ONE. From then on, `on
 // primary` means the promoted replica.
 func promoteWord(ctx context.Context, env Env, args []string) error {
-	c, _, paused, err := needCluster(env)
+	c, paused, err := clusterCommand(env, args, "replica")
 	if err != nil {
 		return err
-	}
-	if len(args) != 2 || args[1] != "replica" {
-		return Usage("promote replica")
 	}
 	if paused {
 		topology.PauseHeal(ctx, c.t.ReplicaAddr()) // after the crash: the paused write is discarded
