@@ -154,5 +154,8 @@ func Describe(err error) string {
 	case errors.As(err, &perr):
 		return fmt.Sprintf("locklab: %v", perr)
 	}
+	if e, ok := words.AsError(err); ok && (e.Msg == "" || e.Bare) {
+		return e.Msg // already reported (""), or in another program's words
+	}
 	return "locklab: " + err.Error()
 }
