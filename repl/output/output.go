@@ -28,7 +28,8 @@ type Output struct {
 	color   bool     // colour the gutters
 	lines   [][]byte // this run's lines, without gutters (expect lines)
 
-	// Lock order: a LineWriter's mu, then mu; wmu is never held with either.
+	// Lock order: wmu, then a LineWriter's mu, then mu (Flush takes all
+	// three; Write the last two).
 	wmu     sync.Mutex
 	writers map[string][2]*LineWriter // name -> stdout, stderr
 }

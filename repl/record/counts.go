@@ -14,6 +14,7 @@ func (r *Recorder) Expected(held bool) {
 	r.expects++
 	if !held {
 		r.failed++
+		r.anyFailed = true
 	}
 }
 
@@ -27,6 +28,24 @@ func (r *Recorder) TakeExpectations() (checked, failed int) {
 	checked, failed = r.expects, r.failed
 	r.expects, r.failed = 0, 0
 	return checked, failed
+}
+
+// AddExpectations counts expectations back in: those an outer run had
+// checked before a run inside it (a script from the prompt) took its own.
+func (r *Recorder) AddExpectations(checked, failed int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.expects += checked
+	r.failed += failed
+	r.anyFailed = r.anyFailed || failed > 0
+}
+
+// AnyFailed reports whether any expectation failed since locklab began,
+// in this run or in a run inside it.
+func (r *Recorder) AnyFailed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.anyFailed
 }
 
 // RedisError counts an error reply from Redis (for -e).

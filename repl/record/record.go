@@ -25,8 +25,9 @@ type Recorder struct {
 	start     time.Time
 	events    []timeline.Event
 	notes     []timeline.TimedNote
-	expects   int
-	failed    int
+	expects   int  // expectations since the last summary
+	failed    int  // ... and those that failed
+	anyFailed bool // an expectation failed since locklab began
 	redisErrs int
 	replies   map[string]string // session -> raw text of its last printed reply
 	unjudged  int               // events since the last verdict
@@ -39,15 +40,15 @@ func New() *Recorder {
 	return r
 }
 
-// Reset begins a new run: fresh lock and slot history, no expectations,
-// times measured from now.
+// Reset begins a new run: fresh lock and slot history, times measured
+// from now. Expectations are counted on until a summary takes them (see
+// TakeExpectations).
 func (r *Recorder) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.start = time.Now()
 	r.ann = check.New(r.start)
 	r.events, r.notes = nil, nil
-	r.expects, r.failed = 0, 0
 	r.replies = map[string]string{}
 }
 

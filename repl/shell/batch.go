@@ -27,7 +27,9 @@ func (s *Shell) plainCommand(st *syntax.Stmt) ([]string, bool) {
 			return nil, false
 		}
 	}
-	if words.Classify(args, s.mode()).Kind != words.Redis || unbatchable[strings.ToUpper(args[0])] {
+	// A word only the redis-cli stand-in rule sends to Redis (lower case,
+	// unknown) may be a function the input defined: the interpreter decides.
+	if words.Classify(args, words.Lang).Kind != words.Redis || unbatchable[strings.ToUpper(args[0])] {
 		return nil, false
 	}
 	return args, true

@@ -23,6 +23,7 @@ type entries struct {
 	feed  *feed
 	base  int // lines read before the current parser began
 	batch [][]string
+	jobs  []context.CancelFunc      // the contexts of entries that started background jobs
 	ready interface{ Ready() bool } // a pipe: whether its next line is already here
 }
 
@@ -41,6 +42,11 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 	}
 	if err := e.feed.err; err != nil && err != io.EOF && !errors.Is(err, lines.ErrInterrupt) {
 		return err
+	}
+	if !r.Exited() && (src.Summary != "" || len(e.jobs) > 0) {
+		e.withEntry(ctx, entryKind{waits: true, quiet: true}, func(ctx context.Context) error { // Ctrl-C stops the jobs waited for
+			return r.Run(ctx, waitStmt) // the run's jobs finish before its verdict, as if it ended in wait
+		})
 	}
 	return s.status()
 }
@@ -76,6 +82,7 @@ func (e *entries) failed(err error) bool {
 	var perr syntax.ParseError
 	isSyntax := errors.As(err, &perr)
 	if isSyntax && !interrupted {
+		e.src.Lines.Remember(e.feed.entry.String()) // recalled to be mended
 		e.flush(context.Background())
 		perr.Pos = syntax.NewPos(perr.Pos.Offset(), perr.Pos.Line()+uint(e.base), perr.Pos.Col())
 		_, stderr := e.s.out.Writers(session.Main)
@@ -119,7 +126,7 @@ func (e *entries) flush(ctx context.Context) {
 	}
 	batch := e.batch
 	e.batch = nil
-	e.withEntry(ctx, func(ctx context.Context) error { return e.s.runBatch(ctx, batch) })
+	e.withEntry(ctx, entryKind{}, func(ctx context.Context) error { return e.s.runBatch(ctx, batch) })
 }
 
 // run runs one entry. An entry that starts background jobs is a run of
@@ -129,7 +136,7 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 	f := &syntax.File{Stmts: stmts}
 	jobs := e.s.jobs.Name(f)
 	e.s.beginRun(len(jobs) > 0, jobs)
-	return e.withEntry(ctx, func(ctx context.Context) error {
+	return e.withEntry(ctx, entryKind{waits: calls(f, "wait"), jobs: startsJobs(f)}, func(ctx context.Context) error {
 		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
 		e.s.out.Flush()
 		if len(jobs) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil && e.s.rec.Judged() {
@@ -140,25 +147,77 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 	})
 }
 
+// entryKind is what Ctrl-C must reach in an entry: the jobs it starts,
+// the jobs it waits for.
+type entryKind struct {
+	jobs, waits bool
+	quiet       bool // the run's own wait at its end: the last entry's status stands
+}
+
 // withEntry runs f with a context of its own, which Ctrl-C cancels (see
 // Source.OnEntry), reports its error and keeps its status. Background
 // jobs share the context: it is cancelled only by Ctrl-C, never when f
-// returns.
-func (e *entries) withEntry(parent context.Context, f func(context.Context) error) error {
+// returns. The interpreter's `wait` waits for jobs whatever its context:
+// for an entry that waits, Ctrl-C stops the jobs too, so that it returns.
+func (e *entries) withEntry(parent context.Context, kind entryKind, f func(context.Context) error) error {
 	ctx := parent
 	if e.src.OnEntry != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(parent)
-		e.src.OnEntry(cancel)
+		if kind.jobs {
+			e.jobs = append(e.jobs, cancel)
+		}
+		e.src.OnEntry(e.interrupt(cancel, kind.waits))
 		defer e.src.OnEntry(nil)
 	}
 	err := f(ctx)
+	if kind.quiet {
+		return err
+	}
 	if msg := Describe(err); msg != "" {
 		_, stderr := e.s.out.Writers(session.Main)
 		fmt.Fprintln(stderr, msg)
 	}
 	e.s.setStatus(err)
 	return err
+}
+
+// interrupt is what Ctrl-C does during an entry: cancel it, and when it
+// waits for jobs, every job started so far.
+func (e *entries) interrupt(cancel context.CancelFunc, waits bool) context.CancelFunc {
+	jobs := append([]context.CancelFunc(nil), e.jobs...)
+	return func() {
+		cancel()
+		if waits {
+			for _, stop := range jobs {
+				stop()
+			}
+		}
+	}
+}
+
+// startsJobs reports whether node starts a background job.
+func startsJobs(node syntax.Node) bool {
+	found := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok && st.Background {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// calls reports whether node runs the command word name anywhere.
+func calls(node syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // endsInWait reports whether an entry's last command is `wait`: its jobs

@@ -43,7 +43,11 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	}
 	// The script's commands follow its own session (and its jobs theirs),
 	// not an @NAME prefix that is already resolved into that session.
-	err = s.run(context.WithValue(ctx, sessionKey{}, nil), r, src, top)
+	sc := nested
+	if top {
+		sc = ownRun
+	}
+	err = s.run(context.WithValue(ctx, sessionKey{}, nil), r, src, sc)
 	if msg := Describe(err); msg != "" && ExitCode(err) == 2 {
 		return &words.Error{Status: 2, Msg: msg, Bare: true} // a syntax error or a typo, found before it ran
 	}

@@ -55,3 +55,42 @@ func waitBlocked(t *testing.T, addr string) {
 	}
 	t.Fatal("no client blocked in 10s")
 }
+
+// TestCtrlCStopsTheWait: Ctrl-C while a run waits for its jobs (a bare
+// `wait`, or the end of piped input) stops the jobs, so that the wait
+// returns: the interpreter's wait does not see a cancelled context.
+// (Before, the prompt or the pipe's end hung until the jobs were done.)
+func TestCtrlCStopsTheWait(t *testing.T) {
+	for _, tt := range []struct {
+		name, input string
+		interrupt   int // which entry Ctrl-C lands in, from 0
+		want        string
+	}{
+		{"bare wait", "sleep 30 &\nwait\necho after\n", 1, "after\n"},
+		{"end of the pipe", "sleep 30 &\necho hi\n", 2, "hi\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sh, out, _ := newTestShell(t, redistest.Embedded(t), 0, "")
+			entries := make(chan context.CancelFunc, 8)
+			src := Source{Lines: lines.From(strings.NewReader(tt.input)), Summary: "<stdin>", OnEntry: func(c context.CancelFunc) {
+				if c != nil {
+					entries <- c
+				}
+			}}
+			done := make(chan error, 1)
+			go func() { done <- sh.Run(context.Background(), src) }()
+			for i := 0; i < tt.interrupt; i++ {
+				<-entries
+			}
+			(<-entries)() // Ctrl-C
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Ctrl-C did not stop the wait: the run is still waiting for its job")
+			}
+			if got := out.String(); got != tt.want {
+				t.Errorf("stdout %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -53,47 +53,77 @@ func (s *Shell) Run(ctx context.Context, src Source) error {
 			return err
 		}
 	}
-	return s.run(ctx, r, src, true)
+	return s.run(ctx, r, src, outermost)
 }
 
-// run runs src in r; top is a run of its own (not a script inside one).
-func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, top bool) error {
-	var err error
-	if src.Whole {
-		err = s.runWhole(ctx, r, src, top)
-	} else {
-		err = s.runEntries(ctx, r, src)
+// scope is what a run is to the runs around it.
+type scope int
+
+const (
+	nested    scope = iota // a script inside a script or -c: part of that run
+	ownRun                 // a script run from the prompt: a run of its own
+	outermost              // what locklab was given to run
+)
+
+// run runs src in r.
+func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, sc scope) error {
+	if !src.Whole {
+		err := s.runEntries(ctx, r, src) // its jobs are waited for as an entry of its own
+		return s.end(ctx, src, sc, err)
 	}
-	if ctx.Err() == nil && !r.Exited() && (src.Whole || src.Summary != "") {
-		r.Run(ctx, waitStmt) // the run's jobs finish before its verdict, as if it ended in wait
+	top := sc != nested
+	f, err := s.prepare(src, top)
+	if err != nil {
+		return err // nothing ran: no verdict, no summary
 	}
+	var outer [2]int
+	if sc == ownRun {
+		outer[0], outer[1] = s.rec.TakeExpectations() // the script's summary counts its own
+		defer func() { s.rec.AddExpectations(outer[0], outer[1]) }()
+	}
+	err = s.runWhole(ctx, r, src, f)
+	if ctx.Err() == nil && !r.Exited() {
+		r.Run(ctx, waitStmt) // a script's jobs finish before it ends, as if it ended in wait
+	}
+	return s.end(ctx, src, sc, err)
+}
+
+// end ends a run: the verdict, when anything happened since the last
+// one, and the summary of its expectations.
+func (s *Shell) end(ctx context.Context, src Source, sc scope, err error) error {
 	s.out.Flush()
-	if !top || src.Summary == "" {
+	if sc == nested || src.Summary == "" {
 		return err
 	}
 	if ctx.Err() == nil && s.rec.Judged() {
 		mainOut, _ := s.out.Writers(session.Main)
 		s.verdict(ctx, mainOut)
 	}
-	return s.finish(src.Summary, err)
+	return s.finish(src.Summary, err, sc == outermost)
 }
 
 // waitStmt is `wait`, run at the end of a run.
 var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "wait"}}}}}
 
-// runWhole reads src to its end, checks it, and runs it.
-func (s *Shell) runWhole(ctx context.Context, r *interp.Runner, src Source, top bool) error {
+// prepare reads a script to its end and checks it; a run of its own
+// begins once it is sound.
+func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 	f, err := readWhole(src)
 	if err == nil && src.Precheck {
 		err = precheck(f, src.Name)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	jobs := s.jobs.Name(f)
 	if top {
 		s.beginRun(true, jobs)
 	}
+	return f, nil
+}
+
+// runWhole runs a script read whole.
+func (s *Shell) runWhole(ctx context.Context, r *interp.Runner, src Source, f *syntax.File) error {
 	if src.Name != "" {
 		ctx = context.WithValue(ctx, fileKey{}, src.Name)
 	}
@@ -142,20 +172,21 @@ func (s *Shell) beginRun(fresh bool, jobs []string) {
 }
 
 // finish ends a run: when expectations failed, a summary and status 1
-// (unless the script exited with a status of its own).
-func (s *Shell) finish(name string, err error) error {
+// (unless the script exited with a status of its own). An outermost run
+// (the pipe, -c, a file given to locklab) also ends 1 when a script run
+// inside it had a failed expectation.
+func (s *Shell) finish(name string, err error, outermost bool) error {
 	expects, failed := s.rec.TakeExpectations()
 	mainOut, mainErr := s.out.Writers(session.Main)
 	switch {
 	case failed > 0:
 		fmt.Fprintf(mainErr, "%s: %d of %d expectations failed\n", name, failed, expects)
-		s.out.Flush()
-		if err == nil || asStatus(err) == interp.ExitStatus(1) {
-			return interp.ExitStatus(1)
-		}
 	case expects > 0:
 		fmt.Fprintf(mainOut, "%s: all %d expectations held\n", name, expects)
-		s.out.Flush()
+	}
+	s.out.Flush()
+	if (failed > 0 || outermost && s.rec.AnyFailed()) && (err == nil || asStatus(err) == interp.ExitStatus(1)) {
+		return interp.ExitStatus(1)
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -97,5 +98,24 @@ func checkBookings(t *testing.T, addr string, db int) {
 	run(t, sh, "LLEN room:2pm:bookings")
 	if !strings.HasSuffix(out.String(), "\n1\n") {
 		t.Errorf("with the lock, LLEN output %q, want 1", out)
+	}
+}
+
+// remembering is a LineReader that keeps what goes into the history.
+type remembering struct {
+	lines.Reader
+	history []string
+}
+
+func (r *remembering) Remember(entry string) { r.history = append(r.history, entry) }
+
+// TestHistoryKeepsABadEntry: an entry with a syntax error goes into the
+// history too, so that Up brings it back to be mended, as in bash.
+func TestHistoryKeepsABadEntry(t *testing.T) {
+	sh, _, _ := newTestShell(t, redistest.Embedded(t), 0, "")
+	lr := &remembering{Reader: lines.From(strings.NewReader("echo first\necho )\n"))}
+	sh.Run(context.Background(), Source{Lines: lr})
+	if want := []string{"echo first\n", "echo )\n"}; !slices.Equal(lr.history, want) {
+		t.Errorf("history %q, want %q", lr.history, want)
 	}
 }

@@ -125,8 +125,11 @@ func JobName(words []string) string {
 	case c.Kind == Session:
 		name, _ := SessionName(c.Name)
 		return name
-	case c.Kind == Script && c.Word != nil && len(words) > 1:
-		return scriptJobName(words[1:]) // run, source, bash, sh FILE
+	case c.Kind == Script && c.Word != nil:
+		if len(words) > 1 {
+			return scriptJobName(words[1:]) // run, source, bash, sh FILE
+		}
+		return "" // the file is known only at run time (run $f &)
 	case c.Kind == Script:
 		return scriptJobName(words)
 	case c.Kind == Macro && c.Word.Bidder && len(words) > 1 && ValidName(words[1]):

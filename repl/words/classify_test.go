@@ -157,6 +157,7 @@ func TestClassifyJobName(t *testing.T) {
 		{"book carol & shows as carol (a bidder's macro)", []string{"book", "carol"}, "carol"},
 		{"@bob GET k & shows as bob", []string{"@bob", "GET", "k"}, "bob"},
 		{"run x.lab & shows as x (the file's name)", []string{"run", "x.lab"}, "x"},
+		{"run $f & is named at run time, not \"run\"", []string{"run"}, ""},
 		{"bash ./b.sh dave & shows as dave (the script's bidder)", []string{"bash", "./b.sh", "dave"}, "dave"},
 		{"GET k & names no session", []string{"GET", "k"}, ""},
 	} {
