@@ -32,7 +32,7 @@ func extendMacro(ctx context.Context, env Env, args []string) error {
 	}
 	var ttl time.Duration
 	if err := (duration{&ttl}).Set(pos[2]); err != nil || ttl < time.Millisecond {
-		return &UsageError{Usage: f.usage, Problem: "extend: TTL is a duration of at least 1ms, e.g. 2000 or 2s"}
+		return &UsageError{Usage: f.usage, Problem: "extend: TTL is a duration of at least 1ms, with its unit: 2000ms or 2s"}
 	}
 	_, err = extend(ctx, env, env.Session(), pos[0], pos[1], ttl, true)
 	return err

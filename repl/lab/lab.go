@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,7 +114,7 @@ func newFlags(name, usage string) *flags {
 }
 
 func (f *flags) parse(args []string, npos int) ([]string, error) {
-	if len(args) < npos || (len(args) > 0 && npos > 0 && strings.HasPrefix(args[0], "--")) {
+	if len(args) < npos || slices.ContainsFunc(args[:min(npos, len(args))], isOption) {
 		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: needs %d argument(s)", f.fs.Name(), npos)}
 	}
 	pos := args[:npos]
@@ -126,8 +127,11 @@ func (f *flags) parse(args []string, npos int) ([]string, error) {
 	return pos, nil
 }
 
-// duration is a flag value in the lesson's units: 300ms, 2s, 1.5s, or a
-// bare number of milliseconds (as PX takes).
+func isOption(arg string) bool { return strings.HasPrefix(arg, "--") }
+
+// duration is a flag value in the lesson's units, with its unit: 300ms,
+// 2s, 1.5s (0 needs none). A bare number is refused: `--work 3` could be
+// 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold.
 type duration struct{ d *time.Duration }
 
 func (f *flags) duration(name string, def time.Duration, help string) *time.Duration {
@@ -147,19 +151,28 @@ func (v duration) String() string {
 const maxDuration = 24 * time.Hour
 
 func (v duration) Set(s string) error {
-	bad := errors.New("want a duration such as 300ms, 2s or 2000 (milliseconds), up to 24h")
-	d, err := time.ParseDuration(s)
-	if ms, perr := strconv.ParseFloat(s, 64); perr == nil {
-		if ms < 0 || ms > float64(maxDuration/time.Millisecond) { // also NaN and Inf
-			return bad
-		}
-		d, err = time.Duration(ms*float64(time.Millisecond)), nil
-	}
-	if err != nil || d < 0 || d > maxDuration {
-		return bad
+	d, err := ParseDuration(s)
+	if err != nil {
+		return err
 	}
 	*v.d = d
 	return nil
+}
+
+// ParseDuration reads a macro's duration: a number with its unit (300ms,
+// 2s, 1m), or 0; at most 24h.
+func ParseDuration(s string) (time.Duration, error) {
+	if n, err := strconv.ParseFloat(s, 64); err == nil && n != 0 {
+		return 0, fmt.Errorf("%s needs a unit: %ss or %sms", s, s, s)
+	}
+	d, err := time.ParseDuration(s)
+	if s == "0" {
+		d, err = 0, nil
+	}
+	if err != nil || d < 0 || d > maxDuration {
+		return 0, errors.New("want a duration such as 300ms or 2s, up to 24h")
+	}
+	return d, nil
 }
 
 func millis(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }

@@ -48,6 +48,26 @@ func (r *Recorder) AnyFailed() bool {
 	return r.anyFailed
 }
 
+// Failed counts a command of the run that ended in an error (a refused
+// word, bad arguments, a connection that failed, an error reply), and
+// keeps the first one's description: a verdict of "all clear" needs a run
+// in which nothing failed.
+func (r *Recorder) Failed(desc string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failures == 0 {
+		r.firstFailure = desc
+	}
+	r.failures++
+}
+
+// Failures is how many commands of the run failed, and the first.
+func (r *Recorder) Failures() (n int, first string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failures, r.firstFailure
+}
+
 // RedisError counts an error reply from Redis (for -e).
 func (r *Recorder) RedisError() {
 	r.mu.Lock()

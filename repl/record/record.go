@@ -31,6 +31,9 @@ type Recorder struct {
 	redisErrs int
 	replies   map[string]string // session -> raw text of its last printed reply
 	unjudged  int               // events since the last verdict
+
+	failures     int    // commands of the run that ended in an error
+	firstFailure string // ... the first of them
 }
 
 // New makes a recorder whose run begins now.
@@ -49,6 +52,7 @@ func (r *Recorder) Reset() {
 	r.start = time.Now()
 	r.ann = check.New(r.start)
 	r.events, r.notes = nil, nil
+	r.failures, r.firstFailure = 0, ""
 	r.replies = map[string]string{}
 }
 

@@ -127,8 +127,11 @@ func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err err
 	switch {
 	case t.Embedded:
 		fmt.Fprintln(stderr, "hint: the embedded Redis has stopped; restart locklab")
+	case t.Role != "":
+		fmt.Fprintf(stderr, "hint: %s is gone or cut off; after `promote replica`, `@NAME on primary CMD` talks to the new primary, "+
+			"and `cluster down` brings every session back.\n", t.Label())
 	case session.IsDropped(err):
-		fmt.Fprintf(stderr, "hint: %s closed this session's connection (a restart, CLIENT KILL or its idle timeout); "+
+		fmt.Fprintf(stderr, "hint: %s closed this session's connection (a crash, a restart, CLIENT KILL or its idle timeout); "+
 			"the next command connects again, on the same database.\n", t.Label())
 	default:
 		fmt.Fprintf(stderr, "hint: is a Redis running at %s? `docker compose up -d` starts one; "+

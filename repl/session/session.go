@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -92,6 +93,10 @@ func (s *Session) Untraced() *Conn {
 	t.User, t.Password = conn.credentials()
 	return NewConn(t, "")
 }
+
+// Target is the server the session talks to now (a cluster node after
+// `@NAME on primary`, else the set's).
+func (s *Session) Target() Target { return s.connection().target }
 
 // DB is the database the session is on (redis-cli's `[db]`).
 func (s *Session) DB() int { return s.connection().DB() }
@@ -220,6 +225,24 @@ func (s *Set) Retarget(name string, t Target) {
 	sess.conn = NewConn(t, old.name)
 	sess.inTx, sess.watching = false, false // a new connection is in neither
 	old.Close()
+}
+
+// Home points every session that talks to another server (a cluster
+// node) back at the set's own, and returns their names, sorted.
+func (s *Set) Home() []string {
+	s.mu.Lock()
+	var away []string
+	for name, sess := range s.sessions {
+		if t := sess.Target(); t.Addr != s.Target.Addr || t.Network != s.Target.Network {
+			away = append(away, name)
+		}
+	}
+	s.mu.Unlock()
+	sort.Strings(away)
+	for _, name := range away {
+		s.Retarget(name, s.Target)
+	}
+	return away
 }
 
 // Observe sets the function every event is passed to (nil: none). It is

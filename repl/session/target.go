@@ -21,14 +21,18 @@ type Target struct {
 	DB       int
 	RESP3    bool
 	TLS      *tls.Config
-	Embedded bool // the in-process server locklab started
+	Embedded bool   // the in-process server locklab started
+	Role     string // what the server is to the lab ("the cluster's primary"), for messages
 }
 
 // Label is how the prompt and messages name the server: "embedded" for the
 // in-process one, host:port (or the socket path) otherwise.
 func (t Target) Label() string {
-	if t.Embedded {
+	switch {
+	case t.Embedded:
 		return "embedded"
+	case t.Role != "":
+		return t.Role + " " + t.Addr
 	}
 	return t.Addr
 }

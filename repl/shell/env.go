@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"mvdan.cc/sh/v3/interp"
 
@@ -111,3 +112,13 @@ type fileKey struct{}
 // lineBaseKey carries the lines of input read before the entry's parser
 // began (the REPL's and a pipe's parser restart after a syntax error).
 type lineBaseKey struct{}
+
+// describe names a failed command for a verdict: where it stands, and
+// what went wrong (its first line).
+func (e *env) describe(args []string, msg string) string {
+	what := args[0] + " failed"
+	if msg != "" {
+		what = strings.TrimPrefix(strings.SplitN(msg, "\n", 2)[0], e.Position()+": ")
+	}
+	return e.Position() + ": " + what
+}

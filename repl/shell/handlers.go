@@ -49,7 +49,7 @@ func (s *Shell) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		if args[0] == dispatchWord {
 			args = args[1:]
 		}
-		return s.report(ctx, s.dispatch(ctx, args))
+		return s.report(ctx, args, s.dispatch(ctx, args))
 	}
 }
 
@@ -75,11 +75,15 @@ func (s *Shell) dispatch(ctx context.Context, args []string) error {
 }
 
 // report is the one place a word's failure is printed and turned into an
-// exit status.
-func (s *Shell) report(ctx context.Context, err error) error {
+// exit status, and counted against the run's verdict (an expectation's
+// failure is not a command's: it is summed up on its own).
+func (s *Shell) report(ctx context.Context, args []string, err error) error {
 	e, ok := words.AsError(err)
 	if !ok {
 		return err // nil, an exit status, ctx's error, or a fatal error that stops the script
+	}
+	if e.Status != 0 && args[0] != "expect" {
+		s.rec.Failed(s.env(ctx).describe(args, e.Msg))
 	}
 	if e.Msg != "" {
 		msg := e.Msg
@@ -96,7 +100,7 @@ func (s *Shell) repeat(ctx context.Context, args []string) error {
 	n, _ := strconv.Atoi(args[0])
 	var err error
 	for range n {
-		if err = s.report(ctx, s.dispatch(ctx, args[1:])); ctx.Err() != nil {
+		if err = s.report(ctx, args[1:], s.dispatch(ctx, args[1:])); ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}

@@ -58,11 +58,26 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 		if _, err := expect.Parse(lits[1:]); err != nil {
 			return err.Error()
 		}
-	case funcs[name] || words.Classify(padded(lits, len(call.Args)), words.Lang).Kind != words.Unknown:
-	default:
+	case funcs[name]:
+	case words.Classify(padded(lits, len(call.Args)), words.Lang).Kind == words.Unknown:
 		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
+	case words.Find(name) != nil && words.Find(name).Kind == words.Macro:
+		args, known := argsOf(call.Args[1:])
+		if err := words.CheckUsage(words.Find(name), args, known); err != nil {
+			return err.Error()
+		}
 	}
 	return ""
+}
+
+// argsOf is a command's arguments as far as they are known before it
+// runs: a literal word's value, or "" and not known ($b, $(...)).
+func argsOf(ws []*syntax.Word) (args []string, known []bool) {
+	for _, w := range ws {
+		lit, ok := words.Literal(w)
+		args, known = append(args, lit), append(known, ok)
+	}
+	return args, known
 }
 
 // nearest suggests the lab word closest to a typo.

@@ -18,6 +18,9 @@ func (s *Shell) redis(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if r.IsError() {
+		s.rec.Failed(e.describe(args, args[0]+": "+r.Str))
+	}
 	return s.print.Status(e.hc.Stderr, args, r, s.cfg.Flags.ExitOnError)
 }
 
@@ -28,9 +31,10 @@ func (s *Shell) redis(ctx context.Context, e *env, args []string) error {
 func (s *Shell) send(ctx context.Context, e *env, name string, args []string, print bool) (resp.Reply, error) {
 	s.jobs.AtStart(e.hc)
 	s.rec.Sending(name, args)
-	ev, err := s.cfg.Sessions.Get(name).Do(ctx, args)
+	sess := s.cfg.Sessions.Get(name)
+	ev, err := sess.Do(ctx, args)
 	if err != nil {
-		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, s.cfg.Sessions.Target, err)
+		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
 	}
 	mode := s.cfg.Flags.Output
 	if !print {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/topology"
 )
 
@@ -26,7 +27,8 @@ func clusterWord(ctx context.Context, env Env, args []string) error {
 		return clusterAttach(ctx, env, args[2], args[3])
 	case args[1] == "down" && len(args) == 2:
 		env.State().Close()
-		fmt.Fprintln(env.Stdout(), "cluster: stopped")
+		back := env.Sessions().Home()
+		fmt.Fprintln(env.Stdout(), "cluster: stopped"+homeNote(back, env.Sessions().Target))
 		return nil
 	}
 	return Usage(clusterUsage)
@@ -194,12 +196,26 @@ func OnNode(ctx context.Context, env Env, name string, args []string) error {
 	if len(args) < 2 || (args[0] != "primary" && args[0] != "replica") {
 		return Usage("@NAME on primary|replica COMMAND ...")
 	}
-	addr := c.t.PrimaryAddr()
-	if args[0] == "replica" || promoted {
-		addr = c.t.ReplicaAddr()
+	addr, role := c.t.PrimaryAddr(), "the cluster's primary"
+	switch {
+	case args[0] == "replica":
+		addr, role = c.t.ReplicaAddr(), "the cluster's replica"
+	case promoted:
+		addr, role = c.t.ReplicaAddr(), "the cluster's promoted replica"
 	}
 	t := env.Sessions().Target
-	t.Network, t.Addr, t.Embedded, t.DB = "tcp", addr, false, 0
+	t.Network, t.Addr, t.Embedded, t.DB, t.Role = "tcp", addr, false, 0, role
 	env.Sessions().Retarget(name, t)
 	return env.Dispatch(ctx, name, args[1:])
+}
+
+// homeNote says which sessions moved back to the lab's own server.
+func homeNote(names []string, home session.Target) string {
+	if len(names) == 0 {
+		return ""
+	}
+	if len(names) == 1 {
+		return fmt.Sprintf("; session %s is back on %s", names[0], home.Label())
+	}
+	return fmt.Sprintf("; sessions %s are back on %s", strings.Join(names, ", "), home.Label())
 }
