@@ -30,9 +30,9 @@ func extendMacro(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var ttl time.Duration
-	if err := (duration{&ttl}).Set(pos[2]); err != nil || ttl < time.Millisecond {
-		return &UsageError{Usage: f.usage, Problem: "extend: TTL is a duration of at least 1ms, with its unit: 2000ms or 2s"}
+	ttl, err := ttlArg(pos[2])
+	if err != nil || ttl < time.Millisecond {
+		return &UsageError{Usage: f.usage, Problem: "extend: TTL is a duration of at least 1ms, e.g. 2000 or 2s"}
 	}
 	_, err = extend(ctx, env, env.Session(), pos[0], pos[1], ttl, true)
 	return err
@@ -114,3 +114,12 @@ func fencedWrite(ctx context.Context, env Env, session, bidder, slot, lock strin
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// ttlArg is extend's TTL: milliseconds when bare, as PEXPIRE takes them
+// (the command it stands for), or a duration with its unit.
+func ttlArg(s string) (time.Duration, error) {
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms <= maxDuration.Milliseconds() {
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	return ParseDuration(s)
+}
