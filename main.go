@@ -9,6 +9,8 @@
 package main
 
 import (
+	"embed"
+	"io/fs"
 	"fmt"
 	"io"
 	"os"
@@ -44,6 +46,12 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// ownScripts are the lab's own scripts, so that `make break` and the
+// lesson's `./book_no_lock.sh` run from any folder.
+//
+//go:embed scripts/*.lab scripts/*.sh
+var ownScripts embed.FS
+
 // wholeProgram is set when locklab runs as its own process (not inside a
 // test's): only then does it decide how many CPUs it uses.
 var wholeProgram bool
@@ -58,6 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.ShareCPUs = wholeProgram
+	opts.Scripts, _ = fs.Sub(ownScripts, "scripts")
 	if opts.Help {
 		fmt.Fprint(stdout, usage)
 		return 0

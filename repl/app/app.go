@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,8 @@ type Options struct {
 	// cpusFor): set by the program itself, never by tests that run
 	// locklab in their own process.
 	ShareCPUs bool
-	color     bool // decided in Main
+	Scripts   fs.FS // the lab's own scripts (scripts/), for `make` and ./book_no_lock.sh from anywhere
+	color     bool  // decided in Main
 }
 
 // Main runs locklab as the options say and returns the exit status.
@@ -155,8 +157,9 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Sessions: in.sessions, Flags: in.opts.Flags,
 		Stdout: stdout, Stderr: stderr,
 		TTY: isTerminal(in.stdout), Interactive: interactive, StandIn: standIn, Notes: notes, Gutter: gutter, Color: in.opts.color,
-		Trace: interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
-		Width: func() int { return terminalWidth(in.stdout) },
+		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
+		Width:   func() int { return terminalWidth(in.stdout) },
+		Scripts: in.opts.Scripts,
 	})
 	if sh != nil {
 		in.shells = append(in.shells, sh)

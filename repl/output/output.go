@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"regexp"
 	"sync"
@@ -50,7 +51,21 @@ func (o *Output) Count(re *regexp.Regexp) int {
 	return n
 }
 
-var sessionPalette = []color.Attribute{color.FgBlue, color.FgMagenta, color.FgYellow, color.FgGreen, color.FgCyan, color.FgRed}
+// sessionPalette is the sessions' colours: readable on dark and light
+// backgrounds alike (no plain blue, dim on dark; no yellow, faint on
+// light). main is bold in the terminal's own colour.
+var sessionPalette = []color.Attribute{color.FgCyan, color.FgMagenta, color.FgGreen, color.FgHiBlue, color.FgRed, color.FgHiMagenta}
+
+// ColorOf is the colour attribute of session name: a function of its
+// name, so that alice has the same colour in every run.
+func ColorOf(name string) color.Attribute {
+	if name == "main" {
+		return color.Bold
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return sessionPalette[h.Sum32()%uint32(len(sessionPalette))]
+}
 
 // New makes the output for term (stdout) and termErr (stderr); gutter
 // allows gutters at all, colored colours them.
@@ -113,7 +128,7 @@ func (o *Output) prefix(name string) string {
 func (o *Output) colorOf(name string) *color.Color {
 	c := o.colors[name]
 	if c == nil {
-		c = Paint(o.color, sessionPalette[len(o.colors)%len(sessionPalette)])
+		c = Paint(o.color, ColorOf(name))
 		o.colors[name] = c
 	}
 	return c

@@ -11,6 +11,7 @@ import (
 
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // entries is the state of a run read entry by entry (the REPL, a pipe,
@@ -20,7 +21,7 @@ type entries struct {
 	s     *Shell
 	r     *interp.Runner
 	src   Source
-	feed  *feed
+	feed  *lines.Feed
 	base  int // lines read before the current parser began
 	batch [][]string
 	jobs  []context.CancelFunc      // the contexts of entries that started background jobs
@@ -30,17 +31,17 @@ type entries struct {
 // runEntries runs src one entry at a time, as it is read. A syntax error
 // or a Ctrl-C while typing drops that entry and reading goes on.
 func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) error {
-	e := &entries{s: s, r: r, src: src, feed: &feed{lr: src.Lines, prompt: src.Prompt}}
+	e := &entries{s: s, r: r, src: src, feed: lines.NewFeed(src.Lines, src.Prompt)}
 	e.ready, _ = src.Lines.(interface{ Ready() bool })
 	for {
-		e.feed.parser = newParser()
+		e.feed.Restart(lines.NewParser())
 		done := e.parse(ctx)
 		e.flush(ctx)
 		if done {
 			break
 		}
 	}
-	if err := e.feed.err; err != nil && err != io.EOF && !errors.Is(err, lines.ErrInterrupt) {
+	if err := e.feed.Err(); err != nil && err != io.EOF && !errors.Is(err, lines.ErrInterrupt) {
 		return err
 	}
 	if !r.Exited() && (src.Summary != "" || len(e.jobs) > 0) {
@@ -54,14 +55,14 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 // parse runs the entries of one parser's life, and says whether the
 // input is done (its end, `exit`, or an error reading it).
 func (e *entries) parse(ctx context.Context) bool {
-	for stmts, err := range e.feed.parser.InteractiveSeq(e.feed) {
+	for stmts, err := range e.feed.Parser.InteractiveSeq(e.feed) {
 		if err != nil {
 			return e.failed(err)
 		}
-		if e.feed.parser.Incomplete() || len(stmts) == 0 {
+		if e.feed.Parser.Incomplete() || len(stmts) == 0 {
 			continue
 		}
-		e.src.Lines.Remember(e.feed.entry.String())
+		e.src.Lines.Remember(e.feed.Entry())
 		if e.batched(ctx, stmts) {
 			continue
 		}
@@ -77,23 +78,24 @@ func (e *entries) parse(ctx context.Context) bool {
 // and reading goes on after it; a Ctrl-C while typing drops the entry.
 // It says whether the input is done.
 func (e *entries) failed(err error) bool {
-	readErr := e.feed.err
+	readErr := e.feed.Err()
 	interrupted := errors.Is(readErr, lines.ErrInterrupt)
 	var perr syntax.ParseError
 	isSyntax := errors.As(err, &perr)
 	if isSyntax && !interrupted {
-		e.src.Lines.Remember(e.feed.entry.String()) // recalled to be mended
+		e.src.Lines.Remember(e.feed.Entry()) // recalled to be mended
 		e.flush(context.Background())
 		perr.Pos = syntax.NewPos(perr.Pos.Offset(), perr.Pos.Line()+uint(e.base), perr.Pos.Col())
 		_, stderr := e.s.out.Writers(session.Main)
 		fmt.Fprintln(stderr, Describe(perr))
+		if hint := words.PasteHint(e.feed.Entry()); hint != "" && !e.s.said(hint) {
+			fmt.Fprintln(stderr, hint)
+		}
 		e.s.setStatus(perr)
 	}
-	e.feed.buf, e.feed.cont = e.feed.buf[:0], false
-	e.base = e.feed.lines
+	e.base = e.feed.Lines()
 	if interrupted {
-		e.feed.err = nil
-		return false
+		return false // the next parser's Restart drops the entry
 	}
 	return readErr != nil || (err != nil && !isSyntax)
 }
@@ -134,6 +136,10 @@ func (e *entries) flush(ctx context.Context) {
 // once its jobs are done.
 func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 	f := &syntax.File{Stmts: stmts}
+	if uses := words.Positionals(f); uses > len(e.r.Params) && !e.s.said("$") {
+		_, stderr := e.s.out.Writers(session.Main)
+		fmt.Fprintf(stderr, "locklab: this uses $%d, which is empty at the prompt: a pasted script body needs its argument (run the file: ./book_no_lock.sh alice)\n", uses)
+	}
 	jobs := e.s.jobs.Name(f)
 	e.s.beginRun(len(jobs) > 0, jobs)
 	return e.withEntry(ctx, entryKind{waits: calls(f, "wait"), jobs: startsJobs(f)}, func(ctx context.Context) error {

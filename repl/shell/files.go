@@ -24,11 +24,7 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	if ext := filepath.Ext(path); ext != ".lab" && ext != ".sh" {
 		return &words.Error{Status: 127, Msg: fmt.Sprintf("%s: not a lab command (only .lab and .sh scripts run here; host programs never do)", path)}
 	}
-	full := path
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(e.hc.Dir, path)
-	}
-	data, err := os.ReadFile(full)
+	data, err := s.readScript(e, path)
 	if err != nil {
 		return &words.Error{Status: 127, Msg: fmt.Sprintf("%s: %s", path, fileProblem(err))}
 	}
@@ -52,6 +48,31 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 		return &words.Error{Status: 2, Msg: msg, Bare: true} // a syntax error or a typo, found before it ran
 	}
 	return err
+}
+
+// readScript reads a script relative to the folder locklab started in;
+// one the folder lacks is one of the lab's own (scripts/), said once.
+func (s *Shell) readScript(e *env, path string) ([]byte, error) {
+	full := path
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(e.hc.Dir, path)
+	}
+	data, err := os.ReadFile(full)
+	if !errors.Is(err, fs.ErrNotExist) || s.cfg.Scripts == nil || filepath.IsAbs(path) {
+		return data, err
+	}
+	dir, base := filepath.Split(filepath.Clean(path))
+	if dir != "" && filepath.Clean(dir) != "scripts" {
+		return data, err
+	}
+	own, ownErr := fs.ReadFile(s.cfg.Scripts, base)
+	if ownErr != nil {
+		return data, err
+	}
+	if !s.said(base) {
+		fmt.Fprintf(e.hc.Stderr, "locklab: %s is not in this folder: running the lab's own scripts/%s\n", path, base)
+	}
+	return own, nil
 }
 
 func fileProblem(err error) string {

@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/lines"
+	"github.com/locklab/locklab/repl/precheck"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/timeline"
 	"github.com/locklab/locklab/repl/words"
@@ -110,10 +111,14 @@ var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&
 func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 	f, err := readWhole(src)
 	if err == nil && src.Precheck {
-		err = precheck(f, src.Name)
+		err = precheck.Script(f, src.Name)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if uses := words.Positionals(f); uses > len(src.Args) && src.Name != "" {
+		_, stderr := s.out.Writers(session.Main)
+		fmt.Fprintln(stderr, words.MissingArgs(src.Name, uses, len(src.Args)))
 	}
 	jobs := s.jobs.Name(f)
 	if top {
@@ -136,18 +141,19 @@ type inScriptKey struct{}
 
 // readWhole parses every line of src.
 func readWhole(src Source) (*syntax.File, error) {
-	f := &feed{lr: src.Lines, parser: newParser()}
+	f := lines.NewFeed(src.Lines, nil)
+	f.Restart(lines.NewParser())
 	var stmts []*syntax.Stmt
-	for part, err := range f.parser.InteractiveSeq(f) {
+	for part, err := range f.Parser.InteractiveSeq(f) {
 		if err != nil {
 			return nil, named(err, src.Name)
 		}
-		if !f.parser.Incomplete() {
+		if !f.Parser.Incomplete() {
 			stmts = append(stmts, part...)
 		}
 	}
-	if f.err != nil && f.err != io.EOF {
-		return nil, f.err
+	if err := f.Err(); err != nil && err != io.EOF {
+		return nil, err
 	}
 	return &syntax.File{Name: src.Name, Stmts: stmts}, nil
 }

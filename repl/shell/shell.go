@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 
@@ -37,6 +38,7 @@ type Config struct {
 	Color       bool        // colour notes and gutters
 	Width       func() int  // the terminal's width, for the timeline (nil: 80)
 	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
+	Scripts     fs.FS       // the lab's own scripts: a script not found in Dir is looked for here
 	Dir         string
 }
 
@@ -53,7 +55,8 @@ type Shell struct {
 	jobs   *jobs.Jobs
 
 	mu         sync.Mutex
-	lastStatus error // the exit status of the last entry, as an interp.ExitStatus
+	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
+	told       map[string]bool // things said once (a script found in the lab's own folder)
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
@@ -103,6 +106,18 @@ func (s *Shell) setStatus(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastStatus = asStatus(err)
+}
+
+// said reports whether what was already said once, and notes it said.
+func (s *Shell) said(what string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.told == nil {
+		s.told = map[string]bool{}
+	}
+	done := s.told[what]
+	s.told[what] = true
+	return done
 }
 
 // status is the exit status of the last entry (nil for 0), as sh

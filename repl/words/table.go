@@ -39,6 +39,8 @@ func labWords() []Word {
 			Summary: "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)"},
 		{Name: "replication", Kind: Lab, Run: replicationWord, Usage: "replication",
 			Summary: "both roles, the primary's and the replica's offsets, the bytes the link dropped"},
+		{Name: "make", Kind: Lab, Run: makeWord, Usage: makeUsage,
+			Summary: "the lesson's Locks Lab: make break (plain DEL), make test (the Lua release), make load"},
 		{Name: "verdict", Kind: Lab, Run: verdictWord, Usage: "verdict",
 			Summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear"},
 	}

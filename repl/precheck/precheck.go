@@ -1,4 +1,4 @@
-package shell
+package precheck
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/locklab/locklab/repl/words"
 )
 
-// precheck finds, before a script runs anything, the commands that can
+// Script finds, before a script runs anything, the commands that can
 // never run (a typo such as `bok alice`) and malformed expect lines, and
 // reports the first as FILE:LINE:COL: problem.
-func precheck(f *syntax.File, name string) error {
+func Script(f *syntax.File, name string) error {
 	funcs := map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok {
@@ -63,7 +63,7 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
 	case words.Find(name) != nil && words.Find(name).Kind == words.Macro:
 		args, known := argsOf(call.Args[1:])
-		if err := words.CheckUsage(words.Find(name), args, known); err != nil {
+		if err := CheckUsage(words.Find(name), args, known); err != nil {
 			return err.Error()
 		}
 	}
@@ -89,7 +89,7 @@ func nearest(word string) string {
 }
 
 // padded is the literal words of a command line and, for the words known
-// only at run time, empty ones: Classify counts them (`2 $cmd` repeats).
+// only at run time, empty ones: words.Classify counts them (`2 $cmd` repeats).
 func padded(lits []string, n int) []string {
 	return append(lits, make([]string, n-len(lits))...)
 }

@@ -1,4 +1,4 @@
-package words
+package precheck
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/lab"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // usageSpec is what a macro's usage line says it takes: its positional
@@ -38,7 +39,7 @@ func parseUsage(usage string) usageSpec {
 // CheckUsage checks a macro's arguments against its usage line before
 // anything runs: known[i] says whether args[i] is known yet (a literal
 // word) or only at run time ($b), which can be anything.
-func CheckUsage(w *Word, args []string, known []bool) error {
+func CheckUsage(w *words.Word, args []string, known []bool) error {
 	spec := parseUsage(w.Usage)
 	n := len(spec.positional)
 	for i := 0; i < n; i++ {
@@ -61,7 +62,7 @@ func CheckUsage(w *Word, args []string, known []bool) error {
 
 // checkOption checks the option at args[i] and its value; it returns how
 // many words the value took.
-func checkOption(w *Word, spec usageSpec, args []string, known []bool, i int) (int, error) {
+func checkOption(w *words.Word, spec usageSpec, args []string, known []bool, i int) (int, error) {
 	name, value, inline := strings.Cut(args[i], "=")
 	want, ok := spec.options[name]
 	switch {
@@ -100,6 +101,6 @@ func checkValue(want, value string) error {
 	return nil
 }
 
-func usageProblem(w *Word, problem string) error {
+func usageProblem(w *words.Word, problem string) error {
 	return fmt.Errorf("%s: %s\nusage: %s", w.Name, problem, w.Usage)
 }

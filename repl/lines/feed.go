@@ -1,33 +1,33 @@
-package shell
+package lines
 
 import (
+	"errors"
 	"io"
 	"regexp"
 	"strings"
 	"sync"
 
-	"github.com/locklab/locklab/repl/lines"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// newParser returns a parser for the lab language: POSIX mode, in which
+// NewParser returns a parser for the lab language: POSIX mode, in which
 // lower-case `select 1` and `time` stay simple commands (in bash mode the
 // first is a syntax error and the second a keyword).
-func newParser() *syntax.Parser {
+func NewParser() *syntax.Parser {
 	return syntax.NewParser(syntax.Variant(syntax.LangPOSIX), syntax.KeepComments(false))
 }
 
 // continuationPrompt is shown while an entry is incomplete.
 const continuationPrompt = "> "
 
-// feed is the parser's input: one line of a LineReader at a time, asked
+// Feed is the parser's input: one line of a Reader at a time, asked
 // for with the right prompt (a continuation's while the parser needs
 // more), with a pasted prompt dropped from the front of each line that
 // starts an entry. It keeps the current entry's text for the history.
-type feed struct {
-	lr     lines.Reader
-	parser *syntax.Parser
-	prompt func() string // nil: none (a pipe, a file)
+type Feed struct {
+	lr     Reader
+	Parser *syntax.Parser // the parser reading it: its Incomplete decides the prompt
+	prompt func() string  // nil: none (a pipe, a file)
 	buf    []byte
 	lines  int             // lines read so far
 	entry  strings.Builder // the current entry's lines
@@ -35,12 +35,12 @@ type feed struct {
 	err    error           // the reader's error, once it came
 }
 
-func (f *feed) Read(p []byte) (int, error) {
+func (f *Feed) Read(p []byte) (int, error) {
 	if len(f.buf) == 0 {
 		if f.err != nil {
 			return 0, f.err
 		}
-		inside := f.cont || f.parser.Incomplete()
+		inside := f.cont || f.Parser.Incomplete()
 		line, err := f.lr.ReadLine(f.promptFor(inside))
 		if err != nil {
 			f.err = err
@@ -60,7 +60,29 @@ func (f *feed) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (f *feed) promptFor(inside bool) string {
+// NewFeed is a feed of r's lines; prompt gives the REPL's prompt (nil:
+// none).
+func NewFeed(r Reader, prompt func() string) *Feed { return &Feed{lr: r, prompt: prompt} }
+
+// Err is the reader's error (io.EOF at the end), once it came.
+func (f *Feed) Err() error { return f.err }
+
+// Entry is the text of the current entry, for the history.
+func (f *Feed) Entry() string { return f.entry.String() }
+
+// Lines is how many lines were read so far.
+func (f *Feed) Lines() int { return f.lines }
+
+// Restart drops what is left of a line a parser stopped in (a syntax
+// error), and a Ctrl-C while typing, so that a new parser reads on.
+func (f *Feed) Restart(p *syntax.Parser) {
+	f.Parser, f.buf, f.cont = p, f.buf[:0], false
+	if errors.Is(f.err, ErrInterrupt) {
+		f.err = nil
+	}
+}
+
+func (f *Feed) promptFor(inside bool) string {
 	switch {
 	case f.prompt == nil:
 		return ""
@@ -90,10 +112,10 @@ func endsInContinuation(line string) bool {
 // quote or a trailing `\` are left alone: inside a Lua script "$ " is data.
 func Normalize(src string) string {
 	var b strings.Builder
-	f := &feed{lr: lines.From(strings.NewReader(src))}
+	f := NewFeed(From(strings.NewReader(src)), nil)
 	for f.err == nil {
-		f.parser = newParser()
-		for _, err := range f.parser.InteractiveSeq(io.TeeReader(f, &b)) {
+		f.Parser = NewParser()
+		for _, err := range f.Parser.InteractiveSeq(io.TeeReader(f, &b)) {
 			if err != nil {
 				break
 			}
