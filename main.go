@@ -10,9 +10,9 @@ package main
 
 import (
 	"embed"
-	"io/fs"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
