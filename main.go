@@ -18,6 +18,7 @@ import (
 
 	"github.com/locklab/locklab/repl/app"
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/words"
 )
 
 const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | CMD [ARG ...]]
@@ -92,7 +93,11 @@ func parseArgs(args []string) (app.Options, error) {
 			if len(args) < 2 {
 				return o, fmt.Errorf("locklab: %s needs a file to write, e.g. %s out.%s", args[0], args[0], map[string]string{"--mermaid": "mmd", "--svg": "svg"}[args[0]])
 			}
-			if args[0] == "--mermaid" {
+			format := strings.TrimPrefix(args[0], "--")
+			if err := words.CheckExport(format, args[1]); err != nil {
+				return o, fmt.Errorf("locklab: %v", err)
+			}
+			if format == "mermaid" {
 				o.Mermaid = args[1]
 			} else {
 				o.SVG = args[1]

@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/server"
@@ -120,12 +121,30 @@ func (in *input) run(ctx context.Context) int {
 		if isTerminal(in.stdin) {
 			return in.interactive(ctx) // the REPL and piped input take Ctrl-C per entry
 		}
+		if picture := in.picture(); picture != "" {
+			fmt.Fprintf(in.stderr, "locklab: %s: a run is drawn after a script or -c LINE, not piped input (put the lines in a .lab file, or end them with a `timeline` line)\n", picture)
+			return 2
+		}
 		return in.piped(ctx)
 	}
+	f := in.opts.Flags
+	if picture := in.picture(); picture != "" && !in.opts.HasLine && !looksLikeFile(in.opts.Args[0]) {
+		fmt.Fprintf(in.stderr, "locklab: %s: a run is drawn after a script or -c LINE, not one command (try: locklab %s -c '%s')\n",
+			picture, picture, strings.Join(in.opts.Args, " "))
+		return 2
+	}
 	if !in.opts.HasLine && !looksLikeFile(in.opts.Args[0]) && words.Classify(in.opts.Args, words.StandIn).Kind == words.Redis {
-		// One Redis command, as redis-cli runs it: Ctrl-C ends the process
-		// at once (SIGINT's default), and no signal handler is set up.
-		return in.runLine(ctx, quoteWords(in.opts.Args), false)
+		if in.sessions.Target.Embedded {
+			fmt.Fprintln(in.stderr, "locklab: no server named: this ran on an embedded Redis that ends with the command, data and all (`locklab` keeps one for a whole session; -p PORT uses a server)")
+		}
+		if f.Repeat == 0 && f.Interval == 0 && !f.StdinLastArg {
+			// One Redis command, as redis-cli runs it: Ctrl-C ends the process
+			// at once (SIGINT's default), and no signal handler is set up.
+			return in.runLine(ctx, quoteWords(in.opts.Args), false)
+		}
+		ctx, stop := in.interruptible(ctx)
+		defer stop()
+		return in.repeat(ctx)
 	}
 	ctx, stop := in.interruptible(ctx)
 	defer stop()
@@ -180,8 +199,51 @@ func (in *input) runLine(ctx context.Context, line string, script bool) int {
 		src.Whole, src.Summary = true, "-c"
 	}
 	err = sh.Run(ctx, src)
+	drawn := 0
 	if script {
-		in.drawTimeline(ctx, sh)
+		drawn = in.drawTimeline(ctx, sh)
+	}
+	return max(in.status(sh, err), drawn)
+}
+
+// picture is the option that asked for a drawing of the run, or "".
+func (in *input) picture() string {
+	switch {
+	case in.opts.Timeline:
+		return "--timeline"
+	case in.opts.SVG != "":
+		return "--svg " + in.opts.SVG
+	case in.opts.Mermaid != "":
+		return "--mermaid " + in.opts.Mermaid
+	}
+	return ""
+}
+
+// repeat runs one Redis command as redis-cli's -r N (-1: until Ctrl-C),
+// -i SECONDS and -x (the last argument read from stdin) run it.
+func (in *input) repeat(ctx context.Context) int {
+	args := in.opts.Args
+	if in.opts.Flags.StdinLastArg {
+		data, err := io.ReadAll(in.stdin)
+		if err != nil {
+			fmt.Fprintln(in.stderr, "locklab: -x: reading stdin:", err)
+			return 1
+		}
+		args = append(append([]string{}, args...), string(data))
+	}
+	sh, err := in.newShell(in.stdout, in.stderr, false, false)
+	if err != nil {
+		fmt.Fprintln(in.stderr, "locklab:", err)
+		return 1
+	}
+	line := quoteWords(args)
+	for i := 0; in.opts.Flags.Repeat < 0 || i < max(in.opts.Flags.Repeat, 1); i++ {
+		if i > 0 && (clock.Real{}).Sleep(ctx, in.opts.Flags.Interval) != nil {
+			break
+		}
+		if err = sh.Run(ctx, shell.Source{Lines: lines.From(strings.NewReader(line))}); ctx.Err() != nil {
+			break
+		}
 	}
 	return in.status(sh, err)
 }
@@ -199,29 +261,32 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 		return 1
 	}
 	err = sh.Run(ctx, shell.Source{Lines: lines.From(f), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
-	in.drawTimeline(ctx, sh)
-	return in.status(sh, err)
+	drawn := in.drawTimeline(ctx, sh)
+	return max(in.status(sh, err), drawn)
 }
 
 // drawTimeline draws the run when --timeline asked for it, and writes the
 // --mermaid and --svg files.
-func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) {
+func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) int {
 	if ctx.Err() != nil {
-		return
+		return 0
 	}
 	if in.opts.Timeline {
 		sh.DrawTimeline(ctx, terminalWidth(in.stdout))
 	}
+	status := 0
 	for _, export := range []struct{ file, format string }{{in.opts.Mermaid, "mermaid"}, {in.opts.SVG, "svg"}} {
 		if export.file == "" {
 			continue
 		}
 		if err := words.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
 			fmt.Fprintln(in.stderr, "locklab:", err)
+			status = 1
 		} else {
 			fmt.Fprintf(in.stderr, "locklab: wrote the run's timeline to %s\n", export.file)
 		}
 	}
+	return status
 }
 
 // terminalWidth is stdout's width, or 80 when it is not a terminal.
@@ -266,11 +331,8 @@ func (in *input) status(sh *shell.Shell, err error) int {
 // looksLikeFile tells a script (x.lab, ./x.sh, an existing file) from a
 // Redis command given as arguments.
 func looksLikeFile(arg string) bool {
-	if ext := filepath.Ext(arg); ext == ".lab" || ext == ".sh" || strings.Contains(arg, "/") {
-		return true
-	}
-	st, err := os.Stat(arg)
-	return err == nil && st.Mode().IsRegular()
+	ext := filepath.Ext(arg)
+	return ext == ".lab" || ext == ".sh" || strings.Contains(arg, "/") // ./PING runs a file; PING is a command
 }
 
 // quoteWords turns arguments the host shell already split back into one

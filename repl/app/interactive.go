@@ -20,7 +20,9 @@ func (in *input) interactive(ctx context.Context) int {
 	if !in.opts.color {
 		hint = nil // hints are grey text; without colour they would read as typed
 	}
-	term, stdout, stderr, err := repl.NewTerminal(repl.TerminalConfig{HistoryFile: historyFile(), Complete: complete, Hint: hint})
+	histFile := historyFile()
+	privateFile(histFile)
+	term, stdout, stderr, err := repl.NewTerminal(repl.TerminalConfig{HistoryFile: histFile, Complete: complete, Hint: hint})
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
@@ -72,4 +74,20 @@ func historyFile() string {
 		return ""
 	}
 	return filepath.Join(home, ".locklab_history")
+}
+
+// privateFile makes the history file readable by its owner only (0600),
+// as redis-cli's is: a new one is created so, an older one is narrowed.
+func privateFile(name string) {
+	if name == "" {
+		return
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return // readline will say what is wrong with it
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().Perm()&0o077 != 0 {
+		f.Chmod(0o600)
+	}
 }

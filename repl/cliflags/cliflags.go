@@ -30,7 +30,7 @@ type Options struct {
 	Cert, Key      string
 	Output         Output
 	ExitOnError    bool          // -e
-	Repeat         int           // -r N (0: once)
+	Repeat         int           // -r N (0: once; -1: until Ctrl-C)
 	Interval       time.Duration // -i SECONDS
 	StdinLastArg   bool          // -x
 	NoAuthWarning  bool
@@ -123,6 +123,10 @@ func (o *Options) apply(flag, value string) error {
 	case "-n":
 		return o.applyInt(flag, value, &o.DB, "db")
 	case "-r":
+		if value == "-1" { // redis-cli: forever
+			o.Repeat, o.Set["repeat"] = -1, true
+			return nil
+		}
 		return o.applyInt(flag, value, &o.Repeat, "repeat")
 	case "--cacert":
 		o.CACert = value

@@ -229,6 +229,15 @@ func (o *Output) Note(level check.Level, text string) string {
 // Session is the session w writes for.
 func (w *LineWriter) Session() string { return w.session }
 
+// Drawing writes a drawing (a timeline) to the terminal whole, with no
+// gutter: it is sized to the terminal's width already.
+func (o *Output) Drawing(text string) {
+	o.Flush()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	io.WriteString(o.term, text)
+}
+
 // TerminalErr is the real stderr, for what draws itself in place (a
 // progress bar).
 func (o *Output) TerminalErr() io.Writer { return o.termErr }

@@ -63,7 +63,7 @@ func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	var status error
 	for _, ev := range events {
 		s.print.Deliver(stderr, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
-		status = s.print.Status(stderr, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
+		status = s.replied(e, session.Main, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {
 		status = reply.ConnFailed(ctx, stderr, s.cfg.Sessions.Target, err)

@@ -67,7 +67,7 @@ func (e *env) Send(ctx context.Context, name string, args []string, print bool) 
 
 func (e *env) Deliver(ev session.Event, mode cliflags.Output, exitOnError bool) error {
 	e.s.print.Deliver(e.hc.Stderr, e.s.stdoutFor(e.hc, ev.Session), ev, mode, exitOnError)
-	return e.s.print.Status(e.hc.Stderr, ev.Args, ev.Reply, exitOnError)
+	return e.s.replied(e, ev.Session, ev.Args, ev.Reply, exitOnError)
 }
 
 func (e *env) ConnFailed(ctx context.Context, t session.Target, err error) error {

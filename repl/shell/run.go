@@ -205,7 +205,5 @@ func (s *Shell) Timeline(ctx context.Context) timeline.Timeline {
 // DrawTimeline draws the run's timeline on the lab's output, width
 // columns wide.
 func (s *Shell) DrawTimeline(ctx context.Context, width int) {
-	mainOut, _ := s.out.Writers(session.Main)
-	fmt.Fprint(mainOut, words.Draw(s.Timeline(ctx), s.out, width, false))
-	s.out.Flush()
+	s.out.Drawing(words.Draw(s.Timeline(ctx), s.out, width, false))
 }

@@ -2,11 +2,14 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/commands"
 	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
@@ -18,10 +21,18 @@ func (s *Shell) redis(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return s.replied(e, e.Session(), args, r, s.cfg.Flags.ExitOnError)
+}
+
+// replied is what follows a reply to a command typed (or piped): an error
+// reply counts against the run's verdict and, from the embedded Redis
+// for a command real Redis has, says so; the exit status, as redis-cli's.
+func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOnError bool) error {
 	if r.IsError() {
 		s.rec.Failed(e.describe(args, args[0]+": "+r.Str))
+		embeddedGap(e.hc.Stderr, s.cfg.Sessions.Get(name).Target(), args, r.Str)
 	}
-	return s.print.Status(e.hc.Stderr, args, r, s.cfg.Flags.ExitOnError)
+	return s.print.Status(e.hc.Stderr, args, r, exitOnError)
 }
 
 // send sends args in session name; when print is set it prints the reply
@@ -91,4 +102,16 @@ func (s *Shell) slotLengths(ctx context.Context, slots []string) map[string]int6
 		out[k] = r.Int
 	}
 	return out
+}
+
+// embeddedGap says, under the embedded Redis's "unknown command" for a
+// command real Redis has (CLIENT LIST, CONFIG GET, DEBUG ...), that the
+// gap is the embedded server's, and what to do.
+func embeddedGap(stderr io.Writer, t session.Target, args []string, msg string) {
+	if !t.Embedded || !strings.Contains(msg, "unknown command") && !strings.Contains(msg, "unknown subcommand") {
+		return
+	}
+	if cmd, _ := commands.Lookup(args); cmd != nil {
+		fmt.Fprintf(stderr, "hint: the embedded Redis does not implement %s; run against redis-server with -p PORT (README: the embedded Redis)\n", cmd.Name)
+	}
 }
