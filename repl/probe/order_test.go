@@ -47,18 +47,26 @@ func expectReady(t *testing.T, when string, want map[string]bool, flights map[st
 	}
 }
 
-// TestOrderOutOfOrderReplies: bob's failed SET NX reaches locklab before
-// alice's winning one, which the server ran first (its TIME is earlier).
-// Bob's event waits until alice's is taken; alice's does not wait for
-// bob's; and alice's SET is known to have run by the time bob's reply
-// came, which came first.
-func TestOrderOutOfOrderReplies(t *testing.T) {
+// race is alice and bob racing for lock:x: bob's failed SET NX, sent to
+// bobServer, reaches locklab before alice's winning one, which ran first
+// (its TIME is earlier). It checks whether bob's event waits for alice's
+// (wait), and that alice's does not wait for bob's.
+func race(t *testing.T, bobServer string, wait bool) map[string]*Flight {
+	t.Helper()
 	o := newOrder()
-	f := map[string]*Flight{"alice": o.send("alice", "tcp:a"), "bob": o.send("bob", "tcp:a")}
+	f := map[string]*Flight{"alice": o.send("alice", "tcp:a"), "bob": o.send("bob", bobServer)}
 	answer(f["bob"], 20, 100, "SET lock:x tok-b NX PX 2000", nilR, heldA)
-	expectReady(t, "bob answered, alice not yet", map[string]bool{"bob": false}, f)
+	expectReady(t, "bob answered, alice not yet", map[string]bool{"bob": !wait}, f)
 	answer(f["alice"], 10, 130, "SET lock:x tok-a NX PX 2000", ok, heldA)
-	expectReady(t, "both answered", map[string]bool{"alice": true, "bob": false}, f)
+	expectReady(t, "both answered", map[string]bool{"alice": true, "bob": !wait}, f)
+	return f
+}
+
+// TestOrderOutOfOrderReplies: on one server, bob's event waits until
+// alice's is taken; and alice's SET is known to have run by the time
+// bob's reply came, which came first.
+func TestOrderOutOfOrderReplies(t *testing.T) {
+	f := race(t, "tcp:a", true)
 	if ranBy := f["alice"].Take(); !ranBy.Equal(us(100)) {
 		t.Errorf("alice's SET ran by %v; want %v, when bob's reply came (the server ran bob's after)", ranBy, us(100))
 	}
@@ -67,6 +75,10 @@ func TestOrderOutOfOrderReplies(t *testing.T) {
 		t.Errorf("bob's SET ran by %v; want its own reply, %v", ranBy, us(100))
 	}
 }
+
+// TestOrderTwoServers: the clocks of two servers are not compared: a
+// command on another server is not waited for, whatever its TIME.
+func TestOrderTwoServers(t *testing.T) { race(t, "tcp:b", false) }
 
 // TestOrderReleases: what a waiting event waits for ends. A command with
 // no reply (a lost connection, Ctrl-C) releases it; so does a reply the
@@ -129,17 +141,6 @@ func TestOrderOnServers(t *testing.T) {
 			expectReady(t, "alice's taken", map[string]bool{"bob": true}, f)
 		})
 	}
-}
-
-// TestOrderTwoServers: the clocks of two servers are not compared: a
-// command on another server is not waited for, whatever its TIME.
-func TestOrderTwoServers(t *testing.T) {
-	o := newOrder()
-	f := map[string]*Flight{"alice": o.send("alice", "tcp:a"), "bob": o.send("bob", "tcp:b")}
-	answer(f["bob"], 20, 100, "SET lock:x tok-b NX PX 2000", nilR, heldA)
-	expectReady(t, "alice's in flight to another server", map[string]bool{"bob": true}, f)
-	answer(f["alice"], 10, 130, "SET lock:x tok-a NX PX 2000", ok, heldA)
-	expectReady(t, "alice's answered by another server", map[string]bool{"alice": true, "bob": true}, f)
 }
 
 // TestOrderNoReply: a probed command that got no reply (nothing listens
