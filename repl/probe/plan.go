@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,13 +45,14 @@ func lockKeys(keys []string, isLock func(string) bool) []string {
 }
 
 // batch is the pipeline that carries the probe: MULTI, GET/PTTL per key
-// before, the command, GET/PTTL per key after, EXEC.
+// before, the command, TIME (the server's clock: when it ran the
+// command), GET/PTTL per key after, EXEC.
 func (p plan) batch(args []string) [][]string {
 	out := [][]string{{"MULTI"}}
 	for _, k := range p.before {
 		out = append(out, []string{"GET", k}, []string{"PTTL", k})
 	}
-	out = append(out, args)
+	out = append(out, args, []string{"TIME"})
 	for _, k := range p.after {
 		out = append(out, []string{"GET", k}, []string{"PTTL", k})
 	}
@@ -62,14 +64,29 @@ func (p plan) batch(args []string) [][]string {
 // had bad arguments); the caller then sends the command alone for its
 // real error.
 func (p plan) read(exec resp.Reply) (reply resp.Reply, states States, ok bool) {
-	n := 2*len(p.before) + 1 + 2*len(p.after)
+	n := 2*len(p.before) + 2 + 2*len(p.after)
 	if exec.Kind != resp.Array || len(exec.Elems) != n {
 		return resp.Reply{}, States{}, false
 	}
 	states.Before = keyStates(p.before, exec.Elems)
 	reply = exec.Elems[2*len(p.before)]
-	states.After = keyStates(p.after, exec.Elems[2*len(p.before)+1:])
+	states.Served = serverTime(exec.Elems[2*len(p.before)+1])
+	states.After = keyStates(p.after, exec.Elems[2*len(p.before)+2:])
 	return reply, states, true
+}
+
+// serverTime reads TIME's reply (seconds and microseconds, as bulk
+// strings); the zero time when it is not one.
+func serverTime(r resp.Reply) time.Time {
+	if r.Kind != resp.Array || len(r.Elems) != 2 {
+		return time.Time{}
+	}
+	sec, err1 := strconv.ParseInt(r.Elems[0].Str, 10, 64)
+	usec, err2 := strconv.ParseInt(r.Elems[1].Str, 10, 64)
+	if err1 != nil || err2 != nil {
+		return time.Time{}
+	}
+	return time.Unix(sec, usec*1000)
 }
 
 func keyStates(keys []string, elems []resp.Reply) []check.KeyState {

@@ -16,6 +16,13 @@ import (
 // after it.
 type States struct {
 	Before, After []check.KeyState
+	// Served is the server's clock when it ran the command (TIME, read in
+	// the same transaction); zero when it could not be read.
+	Served time.Time
+	// Flight is the command's place in the order the server ran the
+	// probed commands: the recorder waits for its turn (Flight.Wait)
+	// before it annotates the event.
+	Flight *Flight
 }
 
 // Prober is the lock-key memory of one run: the keys some session
@@ -23,10 +30,11 @@ type States struct {
 type Prober struct {
 	mu    sync.Mutex
 	locks map[string]bool // guarded by mu: sessions send concurrently
+	order *order          // the probed commands in flight
 }
 
 // New makes a Prober that knows no lock yet.
-func New() *Prober { return &Prober{locks: map[string]bool{}} }
+func New() *Prober { return &Prober{locks: map[string]bool{}, order: newOrder()} }
 
 // Middleware probes the commands on lock keys. It sends the probe on the
 // command's connection itself, so it goes last (innermost) in a chain. A
@@ -39,7 +47,7 @@ func (p *Prober) Middleware() session.Middleware {
 			if !ok || session.CallOf(ctx).Transaction {
 				return next(ctx, c, args)
 			}
-			return pl.send(ctx, c, args, next)
+			return pl.send(ctx, p.order.send(session.CallOf(ctx).Session, c.Server()), c, args, next)
 		}
 	}
 }
@@ -54,21 +62,33 @@ func (p *Prober) plan(args []string) (plan, bool) {
 	return planFor(args, func(k string) bool { return p.locks[k] || strings.HasPrefix(k, "lock:") })
 }
 
-// send sends args inside the probe's MULTI; when the transaction did not
-// run (EXECABORT), it sends them alone through next, for the real error.
-func (pl plan) send(ctx context.Context, c *session.Conn, args []string, next session.Do) (session.Event, error) {
+// send sends args inside the probe's MULTI, as flight f; when the
+// transaction did not run (EXECABORT), it sends them alone through next,
+// for the real error (an event with no server time).
+func (pl plan) send(ctx context.Context, f *Flight, c *session.Conn, args []string, next session.Do) (session.Event, error) {
 	start := time.Now()
 	replies, err := c.DoBatch(ctx, pl.batch(args))
+	end := time.Now()
 	if err != nil {
-		return session.Event{Args: args, Err: err, Start: start, End: time.Now()}, err
+		f.fail()
+		return session.Event{Args: args, Err: err, Start: start, End: end}, err
 	}
 	reply, states, ok := pl.read(replies[len(replies)-1])
 	if !ok {
+		f.fail()
 		e, err := next(ctx, c, args)
 		e.Start = start
 		return e, err
 	}
-	return session.Event{Args: args, Reply: reply, Start: start, End: time.Now(), Probe: states}, nil
+	f.answer(end, args, reply, states)
+	states.Flight = f
+	return session.Event{Args: args, Reply: reply, Start: start, End: end, Probe: states}, nil
+}
+
+// FlightOf is the flight of a probed event; nil for any other.
+func FlightOf(e session.Event) *Flight {
+	states, _ := e.Probe.(States)
+	return states.Flight
 }
 
 // CheckEvent is e as the annotator reads it, with the key states the

@@ -72,8 +72,8 @@ func monitored(line string) []string {
 }
 
 // TestProbeOnTheWire: what a real Redis receives for each kind of command:
-// MULTI, GET/PTTL of the lock keys before, the command, GET/PTTL after,
-// EXEC, for commands on locks; the command alone for others, and inside
+// MULTI, GET/PTTL of the lock keys before, the command, TIME, GET/PTTL
+// after, EXEC, for commands on locks; the command alone for others, and inside
 // MULTI or WATCH.
 func TestProbeOnTheWire(t *testing.T) {
 	addr := redistest.Real(t)
@@ -85,12 +85,12 @@ func TestProbeOnTheWire(t *testing.T) {
 		line string
 		wire []string
 	}{
-		{"SET lock:a tok NX PX 1000", []string{"MULTI", "SET lock:a tok NX PX 1000", "GET lock:a", "PTTL lock:a", "EXEC"}},
-		{"SET mine tok NX", []string{"MULTI", "SET mine tok NX", "GET mine", "PTTL mine", "EXEC"}},
-		{"DEL mine other", []string{"MULTI", "GET mine", "PTTL mine", "DEL mine other", "EXEC"}},
+		{"SET lock:a tok NX PX 1000", []string{"MULTI", "SET lock:a tok NX PX 1000", "TIME", "GET lock:a", "PTTL lock:a", "EXEC"}},
+		{"SET mine tok NX", []string{"MULTI", "SET mine tok NX", "TIME", "GET mine", "PTTL mine", "EXEC"}},
+		{"DEL mine other", []string{"MULTI", "GET mine", "PTTL mine", "DEL mine other", "TIME", "EXEC"}},
 		{"DEL other", []string{"DEL other"}},
 		{"GET lock:a", []string{"GET lock:a"}},
-		{"EVAL " + script + " 2 lock:a other", []string{"MULTI", "GET lock:a", "PTTL lock:a", "EVAL " + script + " 2 lock:a other", "GET lock:a", "PTTL lock:a", "EXEC"}},
+		{"EVAL " + script + " 2 lock:a other", []string{"MULTI", "GET lock:a", "PTTL lock:a", "EVAL " + script + " 2 lock:a other", "TIME", "GET lock:a", "PTTL lock:a", "EXEC"}},
 		{"WATCH lock:a", []string{"WATCH lock:a"}},
 		{"DEL lock:a", []string{"DEL lock:a"}},
 	} {

@@ -70,25 +70,52 @@ func (r *Recorder) Sending(name string, args []string) {
 	r.ann.Sending(name, args)
 }
 
+// Turn is an event's place in the order in which the server ran the
+// commands (a probe.Flight): Wait blocks until the events the server ran
+// before it are taken; Take says it is being taken and returns by when
+// the server had run it.
+type Turn interface {
+	Wait()
+	Take() time.Time
+}
+
 // Observe feeds one event to the annotator, keeps it for the timeline and
-// returns its notes.
-func (r *Recorder) Observe(e session.Event, c check.Event) []check.Note {
+// passes its notes to say. An event with a turn (one the probe read the
+// server's clock for) first waits for it, so that the annotator reads
+// such events in the order the server ran them; one without (turn nil)
+// goes in the order it arrives. say is called before any later event is
+// fed: printing there keeps the notes in the same order.
+func (r *Recorder) Observe(e session.Event, c check.Event, turn Turn, say func([]check.Note)) {
+	if turn != nil {
+		turn.Wait()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if turn != nil {
+		e.End = turn.Take()
+		c.End = e.End
+	}
 	notes := r.ann.Observe(c)
 	r.unjudged++
+	r.keep(e, notes)
+	say(notes)
+}
+
+// keep keeps an event and its notes for the timeline, numbered in the
+// order the annotator read them. r.mu is held.
+func (r *Recorder) keep(e session.Event, notes []check.Note) {
 	if len(r.events) >= maxEvents {
-		return notes
+		return
 	}
 	reply := strings.ReplaceAll(RawText(e.Reply), "\n", " ")
 	if e.Err != nil {
 		reply = "(no reply: " + e.Err.Error() + ")"
 	}
-	r.events = append(r.events, timeline.Event{Session: e.Session, Args: session.Redact(e.Args), Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End})
+	seq := len(r.events) + 1
+	r.events = append(r.events, timeline.Event{Session: e.Session, Args: session.Redact(e.Args), Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End, Seq: seq})
 	for _, n := range notes {
-		r.notes = append(r.notes, timeline.TimedNote{Note: n, At: e.End})
+		r.notes = append(r.notes, timeline.TimedNote{Note: n, At: e.End, Seq: seq})
 	}
-	return notes
 }
 
 // SetSeats tells the annotator how many bookings slot may hold.

@@ -94,21 +94,28 @@ func (p *Printer) ttyFor(w io.Writer, mode cliflags.Output) bool {
 
 // annotate feeds an event to the recorder and prints its notes on the
 // lab's own output (never into a $(...) capture or a redirection, whose
-// reader expects redis-cli's bytes only).
+// reader expects redis-cli's bytes only). A probed event waits there for
+// its turn in the server's order (see record.Recorder.Observe); its reply
+// is printed already.
 func (p *Printer) annotate(w io.Writer, e session.Event) {
 	if !p.Notes && !p.Trace {
 		return // locklab as redis-cli (piped input, one command): nothing to keep
 	}
-	notes := p.Rec.Observe(e, probe.CheckEvent(e))
-	if !p.Notes {
-		return
+	var turn record.Turn
+	if f := probe.FlightOf(e); f != nil {
+		turn = f
 	}
-	if lw, ok := w.(*output.LineWriter); !ok || lw.Stderr() {
-		w, _ = p.Out.Writers(e.Session) // captured or redirected: the notes go to the session's lines
-	}
-	for _, n := range notes {
-		fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+n.Text))
-	}
+	p.Rec.Observe(e, probe.CheckEvent(e), turn, func(notes []check.Note) {
+		if !p.Notes {
+			return
+		}
+		if lw, ok := w.(*output.LineWriter); !ok || lw.Stderr() {
+			w, _ = p.Out.Writers(e.Session) // captured or redirected: the notes go to the session's lines
+		}
+		for _, n := range notes {
+			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+n.Text))
+		}
+	})
 }
 
 // ConnFailed reports a connection that could not be made or broke, in

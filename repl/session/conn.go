@@ -82,6 +82,10 @@ func NewConn(t Target, name string) *Conn {
 	return &Conn{target: t, name: name, db: t.DB, user: t.User, pass: t.Password}
 }
 
+// Server is the server the connection talks to (its network and address),
+// which never changes: a session that moves gets a new Conn.
+func (c *Conn) Server() string { return c.target.Network + ":" + c.target.Addr }
+
 // Do sends args as one command and returns the parsed reply. A Redis error
 // reply is a reply, not an error; the error is for a connection that could
 // not be made or broke, or a ctx cancelled while waiting (the connection

@@ -55,43 +55,59 @@ type Event struct {
 	Reply      string // raw, on one line
 	Nil        bool   // the reply was nil (Reply is then "")
 	Start, End time.Time
+	Seq        int // the order the annotator read it in (0: unknown); see Build
 }
 
 // TimedNote is a note and when it was made (its command's end).
 type TimedNote struct {
 	check.Note
-	At time.Time
+	At  time.Time
+	Seq int // its command's Seq
 }
 
 // Build makes the timeline of a run that began at start.
 func Build(start time.Time, events []Event, notes []TimedNote, holdings []check.Holding, verdict []check.Finding) Timeline {
 	var t Timeline
 	off := func(at time.Time) time.Duration { return max(at.Sub(start), 0) }
-	for _, e := range events {
-		t.addLane(e.Session)
-		reply := e.Reply
-		if e.Nil {
-			reply = "(nil)"
-		} else if reply == "" {
-			reply = `""`
+	// Commands and notes in Seq order, each note after its command: what
+	// happens at the same time is drawn in the order the annotator read it.
+	for i, j := 0, 0; i < len(events) || j < len(notes); {
+		if j == len(notes) || (i < len(events) && events[i].Seq <= notes[j].Seq) {
+			t.addCommand(events[i], off)
+			i++
+		} else {
+			t.addNote(notes[j], off)
+			j++
 		}
-		t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply})
-	}
-	for _, n := range notes {
-		t.addLane(n.Session)
-		t.Items = append(t.Items, Item{At: off(n.At), End: off(n.At), Lane: n.Session, Kind: Note, Text: n.Text, Level: n.Level})
 	}
 	for _, h := range holdings {
 		t.addBar(h, off)
 	}
-	// By when each thing was done (a reply: when the server answered), so
-	// that racing commands show in the order the server ran them.
+	// By when each thing was done (a command: by when the server had run
+	// it, which the recorder knows from the probe), so that racing
+	// commands show in the order the server ran them.
 	sort.SliceStable(t.Items, func(i, j int) bool { return t.Items[i].End < t.Items[j].End })
 	for _, it := range t.Items {
 		t.Length = max(t.Length, it.End)
 	}
 	t.Verdict = verdict
 	return t
+}
+
+func (t *Timeline) addCommand(e Event, off func(time.Time) time.Duration) {
+	t.addLane(e.Session)
+	reply := e.Reply
+	if e.Nil {
+		reply = "(nil)"
+	} else if reply == "" {
+		reply = `""`
+	}
+	t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply})
+}
+
+func (t *Timeline) addNote(n TimedNote, off func(time.Time) time.Duration) {
+	t.addLane(n.Session)
+	t.Items = append(t.Items, Item{At: off(n.At), End: off(n.At), Lane: n.Session, Kind: Note, Text: n.Text, Level: n.Level})
 }
 
 func (t *Timeline) addLane(name string) {
