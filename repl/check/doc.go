@@ -9,4 +9,14 @@
 // carries the reply and, for lock keys, the key's value and PTTL read in
 // the same MULTI as the command (see repl/probe). It never guesses from
 // client-side timers. It is pure: no I/O, no Redis, no terminal.
+//
+// # Overlaps
+//
+// A session believes it holds a lock from the OK that granted it to the
+// release it sends (whatever the release finds), or, if it never releases,
+// to what it last saw: the TTL it was given running out, or its taking the
+// same lock again. An overlap is a maximal period of some length in which
+// two or more sessions believed they held the same lock; the verdict
+// counts and lists them (Overlaps), naming every session in each, and the
+// timeline draws the same periods from the same holdings.
 package check

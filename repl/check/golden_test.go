@@ -385,6 +385,13 @@ type noted struct {
 // run feeds the script to a new annotator and returns its notes and
 // verdict.
 func (s *script) run() ([]noted, []check.Finding) {
+	a, notes := s.annotate()
+	return notes, a.Verdict(s.lengths)
+}
+
+// annotate feeds the script to a new annotator and returns it, and the
+// notes it made.
+func (s *script) annotate() (*check.Annotator, []noted) {
 	a := check.New(runStart)
 	var notes []noted
 	for _, st := range s.steps {
@@ -406,7 +413,7 @@ func (s *script) run() ([]noted, []check.Finding) {
 			notes = append(notes, noted{st.event.Start, n})
 		}
 	}
-	return notes, a.Verdict(s.lengths)
+	return a, notes
 }
 
 var levelNames = map[check.Level]string{check.Info: "info", check.Good: "good", check.Bad: "bad"}

@@ -54,7 +54,7 @@ func (a *Annotator) Verdict(lengths map[string]int64) []Finding {
 }
 
 // lockVerdicts sums the run's lock findings per lock, in the order the
-// locks first showed a problem.
+// locks first showed a problem (an overlap shows when the run ends).
 func (a *Annotator) lockVerdicts() []Finding {
 	type kindKey struct {
 		kind Kind
@@ -68,11 +68,21 @@ func (a *Annotator) lockVerdicts() []Finding {
 		}
 		counts[kindKey{f.Kind, f.Key}]++
 	}
+	overlaps := map[string][]OverlapPeriod{}
+	for _, o := range Overlaps(a.Holdings(a.last)) {
+		if !slices.Contains(keys, o.Key) {
+			keys = append(keys, o.Key)
+		}
+		overlaps[o.Key] = append(overlaps[o.Key], o)
+	}
 	var out []Finding
 	for _, key := range keys {
 		for _, k := range []Kind{TwoHolders, WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
 			if n := counts[kindKey{k, key}]; n > 0 {
 				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
+			}
+			if o := overlaps[key]; k == Overlap && len(o) > 0 {
+				out = append(out, Finding{Kind: k, Key: key, Text: a.overlapSummary(key, o)})
 			}
 		}
 	}
@@ -89,8 +99,6 @@ func summary(k Kind, key string, n int) string {
 	case BlindDel:
 		return fmt.Sprintf("BLIND DEL on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
 			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", key, n)
-	case Overlap:
-		return fmt.Sprintf("OVERLAP on %s: %d time(s) two sessions were inside the critical section at once", key, n)
 	}
 	return fmt.Sprintf("EXPIRED WHILE WORKING on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", key, n)
 }
