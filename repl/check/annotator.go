@@ -103,6 +103,9 @@ func (a *Annotator) Observe(e Event) []Note {
 	case "DEL", "UNLINK":
 		return a.onDelete(e)
 	case "EVAL", "EVALSHA":
+		if isFencedWrite(e.Args) {
+			return a.onFencedWrite(e)
+		}
 		return a.onEval(e)
 	case "WAIT":
 		return a.onWait(e)

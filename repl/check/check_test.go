@@ -303,3 +303,39 @@ func TestNotesNameTheirSession(t *testing.T) {
 		}
 	}
 }
+
+// TestFencedWrite checks that the fencing check is known by its text
+// (EVAL) and by its SHA1 in any case (EVALSHA), and nothing else is: a
+// compare-and-delete on the same keys is judged as a release attempt.
+func TestFencedWrite(t *testing.T) {
+	const sha = "b1cea259c08b385346e577b3b60c86b011297d59" // sha1 of check.FencedWriteScript, as SCRIPT LOAD answers
+	refused := check.Event{Session: "alice", Reply: check.Reply{Int: -1, IsInt: true},
+		Before: []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}},
+		After:  []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}}}
+	tests := []struct {
+		name   string
+		script []string
+		want   string
+	}{
+		{"EVALSHA", []string{"EVALSHA", sha}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"EVALSHA upper case", []string{"evalsha", strings.ToUpper(sha)}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"EVAL", []string{"EVAL", check.FencedWriteScript}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"another script", []string{"EVAL", releaseScript}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := check.New(runStart)
+			a.Observe(check.Event{Session: "main", Args: []string{"DEL", "lock:r:fence:last"}, Reply: check.Reply{Int: 1, IsInt: true},
+				Before: []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}}})
+			e := refused
+			e.Args = append(tt.script, "2", "room:r", "lock:r:fence:last", "1", "alice", "1")
+			var got []string
+			for _, n := range a.Observe(e) {
+				got = append(got, n.Text)
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("notes %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -2,13 +2,23 @@
 // lesson's words, what happened to its locks and slots: a lock acquired or
 // not (and who holds it), a holder whose TTL ran out while it was still
 // working, a WRONG-OWNER DEL, a compare-and-delete that kept a successor's
-// lock, and at the end a verdict per slot and lock (DOUBLE BOOKING,
+// lock, a fenced write the resource accepted or refused (STALE WRITE
+// REFUSED), and at the end a verdict per slot and lock (DOUBLE BOOKING,
 // overlapping holders, wrong-owner deletes, or all clear).
 //
 // Everything it says is derived from what the server answered: each event
 // carries the reply and, for lock keys, the key's value and PTTL read in
 // the same MULTI as the command (see repl/probe). It never guesses from
 // client-side timers. It is pure: no I/O, no Redis, no terminal.
+//
+// # Scripts
+//
+// A script run on lock keys is judged by what it did to them (the key
+// before and after): a release, a kept lock, an extension. The one script
+// whose meaning the keys do not show, the resource's fencing check, is
+// known by its text or SHA1 (FencedWriteScript): its reply says whether
+// the resource refused the writer's token, and the newest token it had
+// accepted is its second key as the probe read it.
 //
 // # Overlaps
 //

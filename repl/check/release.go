@@ -30,8 +30,8 @@ func (a *Annotator) onEval(e Event) []Note {
 		before, ok1 := e.before(key)
 		after, ok2 := e.after(key)
 		l := a.locks[key]
-		if !ok1 || !ok2 || l == nil {
-			continue // not a lock of this run (a script's other keys, say)
+		if !ok1 || !ok2 || l == nil || len(l.holdings) == 0 {
+			continue // not a lock acquired in this run (a script's other keys, say)
 		}
 		kept := before.Exists && after.Exists && after.Value == before.Value
 		if kept && after.PTTL > before.PTTL {
