@@ -116,6 +116,7 @@ func catch(f func()) (v any) {
 func TestFindingBad(t *testing.T) {
 	tests := map[check.Kind]bool{
 		check.DoubleBooking:    true,
+		check.Overbooking:      true,
 		check.WrongOwnerDel:    true,
 		check.Overlap:          true,
 		check.BlindDel:         true,
@@ -170,6 +171,7 @@ func TestVerdictAllClear(t *testing.T) {
 		main2     = "+1.000..1.001 main SET lock:demo t2 PX 5000 NX -> OK | after lock:demo=t2 pttl=5000\n"
 		mainDel   = "+1.100..1.101 main DEL lock:demo -> int 1 | before lock:demo=t2 pttl=4900\n"
 		unchecked = "+0.000 carol RPUSH waitlist carol -> int 1\n+0.001 dave RPUSH waitlist dave -> int 2\n"
+		check3    = "+0.000 carol LLEN room -> int 0\n+0.300 carol RPUSH room carol -> int 3\n"
 	)
 	tests := []struct {
 		name string
@@ -187,6 +189,7 @@ func TestVerdictAllClear(t *testing.T) {
 		{"one booking", "# lengths room=1\n" + check1, []check.Kind{check.SlotOK, check.AllClear}},
 		{"double booking", "# lengths room=2\n" + check1 + check2, []check.Kind{check.DoubleBooking}},
 		{"two seats", "# seats room=2\n# lengths room=2\n" + check1 + check2, []check.Kind{check.SlotOK, check.AllClear}},
+		{"three bookings, two seats", "# seats room=2\n# lengths room=3\n" + check1 + check2 + check3, []check.Kind{check.Overbooking}},
 		{"wrong-owner delete", slow + fast + blindDel, []check.Kind{check.WrongOwnerDel, check.Overlap, check.ExpiredWhileHeld}},
 		{"compare-and-delete kept", slow + fast + evalKept, []check.Kind{check.Overlap, check.ExpiredWhileHeld}},
 		{"blind DEL in one session", main1 + main2 + mainDel, []check.Kind{check.BlindDel}},

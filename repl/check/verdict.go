@@ -9,7 +9,8 @@ import (
 type Kind string
 
 const (
-	DoubleBooking    Kind = "double-booking"
+	DoubleBooking    Kind = "double-booking" // more bookings than the one seat
+	Overbooking      Kind = "overbooking"    // more bookings than seats, with seats > 1
 	WrongOwnerDel    Kind = "wrong-owner-del"
 	Overlap          Kind = "overlap"
 	ExpiredWhileHeld Kind = "expired-while-held"
@@ -20,7 +21,7 @@ const (
 )
 
 // Kinds are the finding names, for help and for checking `expect verdict`.
-var Kinds = []Kind{DoubleBooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, TwoHolders, AllClear}
+var Kinds = []Kind{DoubleBooking, Overbooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, TwoHolders, AllClear}
 
 // Finding is one thing the run showed.
 type Finding struct {
@@ -31,7 +32,7 @@ type Finding struct {
 
 // Bad reports whether the finding is a bug showing.
 func (f Finding) Bad() bool {
-	return f.Kind == DoubleBooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel || f.Kind == ExpiredWhileHeld || f.Kind == TwoHolders
+	return f.Kind == DoubleBooking || f.Kind == Overbooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel || f.Kind == ExpiredWhileHeld || f.Kind == TwoHolders
 }
 
 // Verdict is the end of a run: each slot judged by its final length (read
