@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -63,6 +64,8 @@ type lock struct {
 	// from, and when, so that a retry loop is noted once per acquisition.
 	waitingFor map[string]waiting
 	holdings   []*holding // every acquisition, in the order they were observed
+	tried      []string   // the sessions that sent a SET ... NX the server answered
+	releases   int        // release attempts on an acquisition of this run
 	noted      map[[2]*holding]bool
 }
 
@@ -167,7 +170,11 @@ func (a *Annotator) onSet(e Event) []Note {
 		return nil
 	}
 	l := a.lockFor(key)
-	switch acquired(e) {
+	answer := acquired(e)
+	if answer != unknown && !slices.Contains(l.tried, e.Session) {
+		l.tried = append(l.tried, e.Session)
+	}
+	switch answer {
 	case no:
 		return a.notAcquired(e, key)
 	case unknown:

@@ -3,8 +3,7 @@
 // not (and who holds it), a holder whose TTL ran out while it was still
 // working, a WRONG-OWNER DEL, a compare-and-delete that kept a successor's
 // lock, a fenced write the resource accepted or refused (STALE WRITE
-// REFUSED), and at the end a verdict per slot and lock (DOUBLE BOOKING,
-// overlapping holders, wrong-owner deletes, or all clear).
+// REFUSED), and at the end a verdict per slot and lock.
 //
 // Everything it says is derived from what the server answered: each event
 // carries the reply and, for lock keys, the key's value and PTTL read in
@@ -29,4 +28,18 @@
 // two or more sessions believed they held the same lock; the verdict
 // counts and lists them (Overlaps), naming every session in each, and the
 // timeline draws the same periods from the same holdings.
+//
+// # Verdicts
+//
+// The verdict lists the facts first: each slot's bookings against its
+// seats (DOUBLE BOOKING for one seat, OVERBOOKING for more, the bidders in
+// the order the server ran their pushes), then each lock's findings. Then
+// it judges, only on evidence (see Verdict): NO VERDICT when a command of
+// the run failed (its caller counts them), when a lock key or slot was
+// touched but nothing was acquired or booked, or when nothing it did could
+// have gone wrong (one session took a lock and kept it, say); otherwise
+// all clear, naming only what the run checked (no double booking when a
+// slot was booked, no overlapping holders when two sessions wanted a lock,
+// no wrong-owner delete when a lock was released). A run that touched no
+// lock and no slot gets no verdict line.
 package check

@@ -37,7 +37,7 @@ func TestOverlapsAgree(t *testing.T) {
 	for _, file := range eventFiles(t) {
 		s := loadScript(t, file)
 		a, _ := s.annotate()
-		verdict := a.Verdict(s.lengths)
+		verdict := a.Verdict(s.lengths, s.failed)
 		tl := timeline.Build(runStart, nil, nil, a.Holdings(s.end()), verdict)
 		stated, drawn := statedOverlaps(t, file, verdict), drawnOverlaps(t, file, tl)
 		if len(stated) != len(drawn) {

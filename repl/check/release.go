@@ -55,6 +55,9 @@ func (a *Annotator) onEval(e Event) []Note {
 func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 	mine := l.bySession[e.Session]
 	wasReleased := mine == nil || mine.released
+	if len(l.holdings) > 0 {
+		l.releases++ // a delete the verdict can judge
+	}
 	notes := a.outlived(l, mine, gone)
 	notes = append(notes, a.endBelief(e, l, mine)...)
 	if gone {
@@ -120,6 +123,7 @@ func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Not
 // kept is a compare-and-delete that found another token and left the lock.
 func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 	mine := l.bySession[e.Session]
+	l.releases++
 	notes := a.outlived(l, mine, false)
 	notes = append(notes, a.endBelief(e, l, mine)...)
 	if st.Value == token {

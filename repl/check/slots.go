@@ -10,13 +10,15 @@ import (
 // slot is a list that sessions check (LLEN) and then book (RPUSH): the
 // lesson's check-then-act.
 type slot struct {
-	key      string
-	seats    int64
-	saw      map[string]int64 // what each session's last LLEN answered
-	bookings []booking        // since the list was last deleted
-	peak     int64            // the longest the list got since then, as RPUSH answered
-	over     *Finding         // the double booking of the current bookings, once there is one
-	overs    []*Finding
+	key       string
+	seats     int64
+	told      bool             // a macro said how many seats it has: it is booked on
+	saw       map[string]int64 // what each session's last LLEN answered
+	checkedBy []string         // the sessions that checked it, in order
+	bookings  []booking        // since the list was last deleted
+	peak      int64            // the longest the list got since then, as RPUSH answered
+	over      *Finding         // the double booking of the current bookings, once there is one
+	overs     []*Finding
 }
 
 type booking struct {
@@ -29,7 +31,10 @@ type booking struct {
 }
 
 // SetSeats says how many bookings a slot may hold (1 unless said).
-func (a *Annotator) SetSeats(key string, seats int64) { a.slotFor(key).seats = seats }
+func (a *Annotator) SetSeats(key string, seats int64) {
+	s := a.slotFor(key)
+	s.seats, s.told = seats, true
+}
 
 func (a *Annotator) slotFor(key string) *slot {
 	s := a.slots[key]
@@ -43,7 +48,11 @@ func (a *Annotator) slotFor(key string) *slot {
 
 func (a *Annotator) onCheck(e Event) []Note {
 	if len(e.Args) == 2 && e.Reply.IsInt {
-		a.slotFor(e.Args[1]).saw[e.Session] = e.Reply.Int
+		s := a.slotFor(e.Args[1])
+		s.saw[e.Session] = e.Reply.Int
+		if !slices.Contains(s.checkedBy, e.Session) {
+			s.checkedBy = append(s.checkedBy, e.Session)
+		}
 	}
 	return nil
 }
