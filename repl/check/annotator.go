@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -16,18 +17,37 @@ type holding struct {
 	notBefore  time.Time
 	released   bool      // its holder released it (or tried to)
 	releasedAt time.Time // ... when
-	deletedBy  string    // another session deleted it (a wrong-owner DEL)
-	deletedAt  time.Time
-	lostNoted  bool     // "expired while still working" already said
-	successor  *holding // the acquisition that followed while this one was still working
+	// believedUntil is when its holder's belief that it held the lock
+	// ended, once the events show it: its release attempt, or its next
+	// acquisition of the same lock (see belief).
+	believedUntil time.Time
+	deletedBy     string // another session deleted it (a wrong-owner DEL)
+	deletedAt     time.Time
+	lostNoted     bool // "expired while still working" already said
+	superseded    bool // another session acquired the lock after this one (see outlived)
 	// lostInFailover is when a replica without this lock was promoted.
 	lostInFailover time.Time
 }
 
-// release marks h released by its holder at t.
+// release marks h released by its holder at t: its holder believed it
+// held the lock until it sent the release.
 func (h *holding) release(t time.Time) {
 	if h != nil && !h.released {
 		h.released, h.releasedAt = true, t
+		if h.believedUntil.IsZero() {
+			h.believedUntil = t
+		}
+	}
+}
+
+// stopBelieving is h's holder taking the same lock again at t: its belief
+// in h ended by then, at h's expiry if that came first.
+func (h *holding) stopBelieving(t time.Time) {
+	if h.believedUntil.IsZero() {
+		h.believedUntil = t
+		if !h.expires.IsZero() && h.expires.Before(t) {
+			h.believedUntil = h.expires
+		}
 	}
 }
 
@@ -43,6 +63,10 @@ type lock struct {
 	// waitingFor is the holder a session last failed to take the lock
 	// from, and when, so that a retry loop is noted once per acquisition.
 	waitingFor map[string]waiting
+	holdings   []*holding // every acquisition, in the order they were observed
+	tried      []string   // the sessions that sent a SET ... NX the server answered
+	releases   int        // release attempts on an acquisition of this run
+	noted      map[[2]*holding]bool
 }
 
 type waiting struct {
@@ -60,6 +84,7 @@ type Annotator struct {
 	slotOrder []string
 	findings  []Finding
 	held      []heldLock // every acquisition, in order, for drawing (Holdings)
+	last      time.Time  // the latest reply of the run: as far as the events see
 }
 
 // New makes an annotator for a run that began at start.
@@ -69,6 +94,9 @@ func New(start time.Time) *Annotator {
 
 // Observe reads one event and returns the notes to print under its reply.
 func (a *Annotator) Observe(e Event) []Note {
+	if e.End.After(a.last) {
+		a.last = e.End
+	}
 	if len(e.Args) == 0 || e.Reply.Err != "" {
 		return nil
 	}
@@ -78,6 +106,9 @@ func (a *Annotator) Observe(e Event) []Note {
 	case "DEL", "UNLINK":
 		return a.onDelete(e)
 	case "EVAL", "EVALSHA":
+		if isFencedWrite(e.Args) {
+			return a.onFencedWrite(e)
+		}
 		return a.onEval(e)
 	case "WAIT":
 		return a.onWait(e)
@@ -103,7 +134,8 @@ func (a *Annotator) Sending(session string, args []string) {
 func (a *Annotator) lockFor(key string) *lock {
 	l := a.locks[key]
 	if l == nil {
-		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{}, waitingFor: map[string]waiting{}}
+		l = &lock{key: key, bySession: map[string]*holding{}, expiredToken: map[string]string{},
+			waitingFor: map[string]waiting{}, noted: map[[2]*holding]bool{}}
 		a.locks[key] = l
 	}
 	return l
@@ -138,7 +170,11 @@ func (a *Annotator) onSet(e Event) []Note {
 		return nil
 	}
 	l := a.lockFor(key)
-	switch acquired(e) {
+	answer := acquired(e)
+	if answer != unknown && !slices.Contains(l.tried, e.Session) {
+		l.tried = append(l.tried, e.Session)
+	}
+	switch answer {
 	case no:
 		return a.notAcquired(e, key)
 	case unknown:
@@ -147,6 +183,7 @@ func (a *Annotator) onSet(e Event) []Note {
 	notes := a.supersede(e, l)
 	h := &holding{session: e.Session, token: token, acquired: e.End}
 	a.held = append(a.held, heldLock{key, h})
+	l.holdings = append(l.holdings, h)
 	if st, ok := e.after(key); ok && st.PTTL >= 0 {
 		ttl = st.PTTL
 	}
@@ -223,29 +260,42 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 	if !prev.lostInFailover.IsZero() && prev.session != e.Session {
 		return []Note{a.twoHolders(e, l, prev)}
 	}
+	if prev.deletedBy != "" {
+		// It did not expire: it was deleted, and that was said. Its holder
+		// may work on, believing it holds the lock.
+		if prev.session == e.Session {
+			prev.stopBelieving(e.Start)
+		}
+		prev.superseded = prev.session != e.Session
+		return nil
+	}
 	if !prev.notBefore.IsZero() && e.End.Before(prev.notBefore) {
 		// The server granted the lock before prev's TTL could have run out:
 		// prev released it, and that event is still on its way to us.
 		return nil
 	}
 	if prev.session == e.Session {
-		if _, token, _, _ := IsSetNX(e.Args); token != prev.token {
-			l.expiredToken[e.Session] = prev.token
-		}
-		return []Note{{e.Session, Info, fmt.Sprintf("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}}
+		return []Note{a.reacquired(e, l, prev)}
 	}
-	prev.successor = &holding{session: e.Session, acquired: e.End}
-	if prev.deletedBy != "" {
-		return nil // it did not expire: it was deleted, and that was said
-	}
+	prev.superseded = true
 	// The server granted the lock, so prev's TTL ran out before prev
 	// released it; whether prev was still working shows only if it acts
-	// again (see overlapAt and release).
+	// again (see outlived and endBelief).
 	text := fmt.Sprintf("%s's lock on %s had expired", prev.session, l.key)
 	if !prev.expires.IsZero() {
 		text += " at " + a.at(prev.expires)
 	}
 	return []Note{{e.Session, Info, text + fmt.Sprintf(", before %s released it", prev.session)}}
+}
+
+// reacquired is prev's session taking the lock again after prev's TTL ran
+// out.
+func (a *Annotator) reacquired(e Event, l *lock, prev *holding) Note {
+	if _, token, _, _ := IsSetNX(e.Args); token != prev.token {
+		l.expiredToken[e.Session] = prev.token
+	}
+	prev.stopBelieving(e.Start)
+	return Note{e.Session, Info, fmt.Sprintf("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}
 }
 
 // Failover tells the annotator a replica was promoted at t: every lock
@@ -263,7 +313,7 @@ func (a *Annotator) Failover(t time.Time) {
 // twoHolders is a lock granted to e.Session while prev still held it,
 // after a failover lost prev's key: two clients hold "the same" lock.
 func (a *Annotator) twoHolders(e Event, l *lock, prev *holding) Note {
-	prev.successor = &holding{session: e.Session, acquired: e.End}
+	prev.superseded = true
 	text := fmt.Sprintf("TWO HOLDERS: %s's lock on %s (%s), acknowledged at %s", prev.session, l.key, prev.token, a.at(prev.acquired))
 	if !prev.expires.IsZero() {
 		text += fmt.Sprintf(" with %s to live", secs(prev.expires.Sub(prev.acquired)))

@@ -116,6 +116,7 @@ func catch(f func()) (v any) {
 func TestFindingBad(t *testing.T) {
 	tests := map[check.Kind]bool{
 		check.DoubleBooking:    true,
+		check.Overbooking:      true,
 		check.WrongOwnerDel:    true,
 		check.Overlap:          true,
 		check.BlindDel:         true,
@@ -123,6 +124,7 @@ func TestFindingBad(t *testing.T) {
 		check.ExpiredWhileHeld: true, // the TTL was shorter than the work: the lesson's failure mode 1, even if nobody entered yet
 		check.SlotOK:           false,
 		check.AllClear:         false,
+		check.NoVerdict:        false,
 		check.Kind("unknown"):  false,
 	}
 	for kind, bad := range tests {
@@ -170,6 +172,9 @@ func TestVerdictAllClear(t *testing.T) {
 		main2     = "+1.000..1.001 main SET lock:demo t2 PX 5000 NX -> OK | after lock:demo=t2 pttl=5000\n"
 		mainDel   = "+1.100..1.101 main DEL lock:demo -> int 1 | before lock:demo=t2 pttl=4900\n"
 		unchecked = "+0.000 carol RPUSH waitlist carol -> int 1\n+0.001 dave RPUSH waitlist dave -> int 2\n"
+		check3    = "+0.000 carol LLEN room -> int 0\n+0.300 carol RPUSH room carol -> int 3\n"
+		reset     = "+0.000 main DEL lock:x -> int 0 | before lock:x absent\n"
+		failed    = "# failed 3 script.lab:4: book-locked: unexpected argument \"room\"\n"
 	)
 	tests := []struct {
 		name string
@@ -181,12 +186,19 @@ func TestVerdictAllClear(t *testing.T) {
 		{"no locks, no slots", "+0.000 main GET k -> nil\n+0.001 main SET k v -> OK\n", nil},
 		{"a push nobody checked", unchecked, nil},
 		{"an error reply to SET NX", "+0.000 alice SET lock:x t NX PX 0 -> err ERR invalid expire time in 'set' command | after lock:x absent\n", nil},
-		{"acquired and released", acquire + release, []check.Kind{check.AllClear}},
+		{"acquired and released, nobody else", acquire + release, []check.Kind{check.AllClear}},
+		{"acquired once, nothing else", acquire, []check.Kind{check.NoVerdict}},
+		{"a lock key reset, nothing acquired", reset, []check.Kind{check.NoVerdict}},
+		{"commands failed", failed + reset, []check.Kind{check.NoVerdict}},
+		{"commands failed, nothing touched: nothing to judge, no line", failed, nil},
+		{"commands failed, a clean race", failed + acquire + lost + release, []check.Kind{check.NoVerdict}},
+		{"commands failed, a double booking", failed + "# lengths room=2\n" + check1 + check2, []check.Kind{check.DoubleBooking, check.NoVerdict}},
 		{"a loser is no bug", acquire + lost + release, []check.Kind{check.AllClear}},
 		{"expired while held, nobody else", acquire + expired, []check.Kind{check.ExpiredWhileHeld}},
-		{"one booking", "# lengths room=1\n" + check1, []check.Kind{check.SlotOK, check.AllClear}},
+		{"one booking, one bidder", "# lengths room=1\n" + check1, []check.Kind{check.SlotOK, check.AllClear}},
 		{"double booking", "# lengths room=2\n" + check1 + check2, []check.Kind{check.DoubleBooking}},
 		{"two seats", "# seats room=2\n# lengths room=2\n" + check1 + check2, []check.Kind{check.SlotOK, check.AllClear}},
+		{"three bookings, two seats", "# seats room=2\n# lengths room=3\n" + check1 + check2 + check3, []check.Kind{check.Overbooking}},
 		{"wrong-owner delete", slow + fast + blindDel, []check.Kind{check.WrongOwnerDel, check.Overlap, check.ExpiredWhileHeld}},
 		{"compare-and-delete kept", slow + fast + evalKept, []check.Kind{check.Overlap, check.ExpiredWhileHeld}},
 		{"blind DEL in one session", main1 + main2 + mainDel, []check.Kind{check.BlindDel}},
@@ -202,25 +214,29 @@ func TestVerdictAllClear(t *testing.T) {
 	}
 }
 
-// TestVerdictAllClearRule checks the rule on every recorded run: all
-// clear comes last, exactly when nothing in the verdict is bad and there
-// is a verdict at all.
+// TestVerdictAllClearRule checks the rule on every recorded run: the
+// verdict ends in at most one all clear or one NO VERDICT; all clear never
+// comes with a bad finding, and a run with failed commands never gets it.
 func TestVerdictAllClearRule(t *testing.T) {
 	for _, file := range eventFiles(t) {
 		s := loadScript(t, file)
 		_, verdict := s.run()
-		bad, clear := false, 0
+		bad, ends := false, 0
 		for i, f := range verdict {
 			bad = bad || f.Bad()
-			if f.Kind == check.AllClear {
-				clear++
+			if f.Kind == check.AllClear || f.Kind == check.NoVerdict {
+				ends++
 				if i != len(verdict)-1 {
-					t.Errorf("%s: all clear is not the last finding", file)
+					t.Errorf("%s: %s is not the last finding", file, f.Kind)
 				}
 			}
 		}
-		if want := len(verdict) > 0 && !bad; (clear == 1) != want || clear > 1 {
-			t.Errorf("%s: %d all-clear finding(s) in a verdict with bad=%v: %v", file, clear, bad, verdict)
+		last := check.Finding{}
+		if len(verdict) > 0 {
+			last = verdict[len(verdict)-1]
+		}
+		if ends > 1 || (last.Kind == check.AllClear && (bad || s.failed.Count > 0)) || (s.failed.Count > 0 && last.Kind != check.NoVerdict) {
+			t.Errorf("%s: verdict breaks the rule (failed %d): %v", file, s.failed.Count, verdict)
 		}
 	}
 }
@@ -301,5 +317,41 @@ func TestNotesNameTheirSession(t *testing.T) {
 				t.Errorf("%s: note attributed to %q, not one of %q: %s", file, n.note.Session, sessions, n.note.Text)
 			}
 		}
+	}
+}
+
+// TestFencedWrite checks that the fencing check is known by its text
+// (EVAL) and by its SHA1 in any case (EVALSHA), and nothing else is: a
+// compare-and-delete on the same keys is judged as a release attempt.
+func TestFencedWrite(t *testing.T) {
+	const sha = "b1cea259c08b385346e577b3b60c86b011297d59" // sha1 of check.FencedWriteScript, as SCRIPT LOAD answers
+	refused := check.Event{Session: "alice", Reply: check.Reply{Int: -1, IsInt: true},
+		Before: []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}},
+		After:  []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}}}
+	tests := []struct {
+		name   string
+		script []string
+		want   string
+	}{
+		{"EVALSHA", []string{"EVALSHA", sha}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"EVALSHA upper case", []string{"evalsha", strings.ToUpper(sha)}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"EVAL", []string{"EVAL", check.FencedWriteScript}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"another script", []string{"EVAL", releaseScript}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := check.New(runStart)
+			a.Observe(check.Event{Session: "main", Args: []string{"DEL", "lock:r:fence:last"}, Reply: check.Reply{Int: 1, IsInt: true},
+				Before: []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}}})
+			e := refused
+			e.Args = append(tt.script, "2", "room:r", "lock:r:fence:last", "1", "alice", "1")
+			var got []string
+			for _, n := range a.Observe(e) {
+				got = append(got, n.Text)
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("notes %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -27,6 +27,7 @@ package check_test
 //
 //	# seats KEY=N ...     SetSeats(KEY, N) before the events that follow
 //	# lengths KEY=N ...   LLEN KEY answered N at the end of the run (Verdict's lengths)
+//	# failed N DESC...    N commands of the run failed, the first as DESC (Verdict's failed)
 //
 // and a line
 //
@@ -110,6 +111,7 @@ func (st step) isEvent() bool { return st.seats == nil && st.sending == nil && s
 type script struct {
 	steps   []step
 	lengths map[string]int64
+	failed  check.Failed
 }
 
 // sessions lists the sessions of the script's events, in order of first
@@ -134,20 +136,8 @@ func parseScript(src string) (*script, error) {
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
-			f := strings.Fields(strings.TrimPrefix(line, "#"))
-			if len(f) == 0 || (f[0] != "seats" && f[0] != "lengths") {
-				continue
-			}
-			m, err := keyInts(f[1:])
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %v", i+1, err)
-			}
-			if f[0] == "lengths" {
-				for k, v := range m {
-					s.lengths[k] = v
-				}
-			} else {
-				s.steps = append(s.steps, step{line: i + 1, seats: m})
+			if err := s.directive(line, i+1); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -179,6 +169,46 @@ func parseScript(src string) (*script, error) {
 		s.steps = append(s.steps, step{line: i + 1, event: e})
 	}
 	return s, nil
+}
+
+// directive reads a comment line: a "# seats", "# lengths" or "# failed"
+// directive, or a plain comment.
+func (s *script) directive(line string, n int) error {
+	f := strings.Fields(strings.TrimPrefix(line, "#"))
+	if len(f) == 0 || (f[0] != "seats" && f[0] != "lengths" && f[0] != "failed") {
+		return nil
+	}
+	if f[0] == "failed" {
+		var err error
+		if s.failed, err = parseFailed(f[1:]); err != nil {
+			return fmt.Errorf("line %d: %v", n, err)
+		}
+		return nil
+	}
+	m, err := keyInts(f[1:])
+	if err != nil {
+		return fmt.Errorf("line %d: %v", n, err)
+	}
+	if f[0] == "seats" {
+		s.steps = append(s.steps, step{line: n, seats: m})
+		return nil
+	}
+	for k, v := range m {
+		s.lengths[k] = v
+	}
+	return nil
+}
+
+// parseFailed reads a "# failed N DESC..." directive's words.
+func parseFailed(words []string) (check.Failed, error) {
+	if len(words) == 0 {
+		return check.Failed{}, fmt.Errorf("want # failed N DESC")
+	}
+	n, err := strconv.Atoi(words[0])
+	if err != nil || n < 0 {
+		return check.Failed{}, fmt.Errorf("want # failed N DESC, N a count")
+	}
+	return check.Failed{Count: n, First: strings.Join(words[1:], " ")}, nil
 }
 
 // keyInts reads KEY=N words (KEY may itself hold '=': the last one splits).
@@ -385,6 +415,13 @@ type noted struct {
 // run feeds the script to a new annotator and returns its notes and
 // verdict.
 func (s *script) run() ([]noted, []check.Finding) {
+	a, notes := s.annotate()
+	return notes, a.Verdict(s.lengths, s.failed)
+}
+
+// annotate feeds the script to a new annotator and returns it, and the
+// notes it made.
+func (s *script) annotate() (*check.Annotator, []noted) {
 	a := check.New(runStart)
 	var notes []noted
 	for _, st := range s.steps {
@@ -406,7 +443,7 @@ func (s *script) run() ([]noted, []check.Finding) {
 			notes = append(notes, noted{st.event.Start, n})
 		}
 	}
-	return notes, a.Verdict(s.lengths)
+	return a, notes
 }
 
 var levelNames = map[check.Level]string{check.Info: "info", check.Good: "good", check.Bad: "bad"}
@@ -417,15 +454,11 @@ func render(notes []noted, verdict []check.Finding) []byte {
 		fmt.Fprintf(&b, "+%.3f %s [%s] %s\n", n.at.Sub(runStart).Seconds(), n.note.Session, levelNames[n.note.Level], n.note.Text)
 	}
 	for _, f := range verdict {
-		level := "good"
-		if f.Bad() {
-			level = "bad"
-		}
 		kind := string(f.Kind)
 		if f.Key != "" {
 			kind += " " + f.Key
 		}
-		fmt.Fprintf(&b, "verdict [%s] %s: %s\n", level, kind, f.Text)
+		fmt.Fprintf(&b, "verdict [%s] %s: %s\n", levelNames[f.Level()], kind, f.Text)
 	}
 	return b.Bytes()
 }

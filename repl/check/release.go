@@ -30,8 +30,8 @@ func (a *Annotator) onEval(e Event) []Note {
 		before, ok1 := e.before(key)
 		after, ok2 := e.after(key)
 		l := a.locks[key]
-		if !ok1 || !ok2 || l == nil {
-			continue // not a lock of this run (a script's other keys, say)
+		if !ok1 || !ok2 || l == nil || len(l.holdings) == 0 {
+			continue // not a lock acquired in this run (a script's other keys, say)
 		}
 		kept := before.Exists && after.Exists && after.Value == before.Value
 		if kept && after.PTTL > before.PTTL {
@@ -54,15 +54,15 @@ func (a *Annotator) onEval(e Event) []Note {
 // st.Value, or found it already gone (gone).
 func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 	mine := l.bySession[e.Session]
-	notes := a.overlapAt(e, l, mine)
 	wasReleased := mine == nil || mine.released
-	mine.release(e.Start)
+	if len(l.holdings) > 0 {
+		l.releases++ // a delete the verdict can judge
+	}
+	notes := a.outlived(l, mine, gone)
+	notes = append(notes, a.endBelief(e, l, mine)...)
 	if gone {
 		if wasReleased {
 			return notes // a reset of a lock nobody here held: nothing to say
-		}
-		if !mine.lostNoted && mine.deletedBy == "" {
-			notes = append(notes, a.lost(mine, l.key))
 		}
 		return append(notes, Note{e.Session, Info, fmt.Sprintf("nothing to release: %s was already gone", l.key)})
 	}
@@ -75,10 +75,21 @@ func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 	if _, known := a.tokens[st.Value]; !known {
 		return notes // a token no session of this run took: whose it is, we cannot say
 	}
-	if l.current != nil && l.current.token == st.Value && !l.current.released {
-		l.current.deletedBy, l.current.deletedAt = e.Session, e.Start // its holder works on, with no lock
+	if h := l.holdingOf(st.Value); h != nil {
+		h.deletedBy, h.deletedAt = e.Session, e.Start // its holder works on, with no lock
 	}
 	return append(notes, a.wrongOwner(e, l, st, mine))
+}
+
+// holdingOf is the latest acquisition with token that nobody has released
+// or deleted yet, if any.
+func (l *lock) holdingOf(token string) *holding {
+	for i := len(l.holdings) - 1; i >= 0; i-- {
+		if h := l.holdings[i]; h.token == token && !h.released && h.deletedBy == "" {
+			return h
+		}
+	}
+	return nil
 }
 
 // ambiguous is a plain DEL by a session that held the lock twice, with two
@@ -112,8 +123,9 @@ func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Not
 // kept is a compare-and-delete that found another token and left the lock.
 func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 	mine := l.bySession[e.Session]
-	notes := a.overlapAt(e, l, mine)
-	mine.release(e.Start)
+	l.releases++
+	notes := a.outlived(l, mine, false)
+	notes = append(notes, a.endBelief(e, l, mine)...)
 	if st.Value == token {
 		return append(notes, Note{e.Session, Info, fmt.Sprintf("not released: %s still holds %s", a.owner(token), l.key)})
 	}
@@ -121,25 +133,18 @@ func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 	return append(notes, Note{e.Session, Good, text})
 }
 
-// overlapAt reports an overlap when mine's lock was taken over by a
-// successor while mine was still working: this release attempt proves mine
-// was inside its critical section after the successor entered its own.
-func (a *Annotator) overlapAt(e Event, l *lock, mine *holding) []Note {
-	if mine == nil || mine.released || mine.successor == nil {
+// outlived is the note for a release attempt showing that mine's TTL ran
+// out while its holder was still working: the key is gone, or another
+// session acquired it since. Not when another session of this run deleted
+// it, nor when a failover lost it: it did not expire then.
+func (a *Annotator) outlived(l *lock, mine *holding, gone bool) []Note {
+	if mine == nil || mine.released || mine.lostNoted || mine.deletedBy != "" || !mine.lostInFailover.IsZero() {
 		return nil
 	}
-	var notes []Note
-	if !mine.lostNoted && mine.deletedBy == "" {
-		notes = append(notes, a.lost(mine, l.key)) // it acts again: it was still working
+	if !gone && !mine.superseded {
+		return nil
 	}
-	next := l.bySession[mine.successor.session]
-	end := e.Start
-	if next != nil && next.released && next.releasedAt.Before(end) {
-		end = next.releasedAt // the successor left first
-	}
-	text := fmt.Sprintf("OVERLAP: %s and %s both believed they held %s from %s to %s", mine.session, mine.successor.session, l.key, a.at(mine.successor.acquired), a.at(end))
-	a.findings = append(a.findings, Finding{Kind: Overlap, Key: l.key, Text: text})
-	return append(notes, Note{e.Session, Bad, text})
+	return []Note{a.lost(mine, l.key)}
 }
 
 // extended is a script that gave the lock more time (a watchdog's

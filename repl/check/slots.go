@@ -1,30 +1,40 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // slot is a list that sessions check (LLEN) and then book (RPUSH): the
 // lesson's check-then-act.
 type slot struct {
-	key      string
-	seats    int64
-	saw      map[string]int64 // what each session's last LLEN answered
-	bookings []booking        // since the list was last deleted
-	peak     int64            // the longest the list got since then, as RPUSH answered
-	over     *Finding         // the double booking of the current bookings, once there is one
-	overs    []*Finding
+	key       string
+	seats     int64
+	told      bool             // a macro said how many seats it has: it is booked on
+	saw       map[string]int64 // what each session's last LLEN answered
+	checkedBy []string         // the sessions that checked it, in order
+	bookings  []booking        // since the list was last deleted
+	peak      int64            // the longest the list got since then, as RPUSH answered
+	over      *Finding         // the double booking of the current bookings, once there is one
+	overs     []*Finding
 }
 
 type booking struct {
 	session, value string
 	saw            int64
 	checked        bool
+	// at is where the server put it: the list's length RPUSH answered,
+	// less the values pushed after it by the same command.
+	at int64
 }
 
 // SetSeats says how many bookings a slot may hold (1 unless said).
-func (a *Annotator) SetSeats(key string, seats int64) { a.slotFor(key).seats = seats }
+func (a *Annotator) SetSeats(key string, seats int64) {
+	s := a.slotFor(key)
+	s.seats, s.told = seats, true
+}
 
 func (a *Annotator) slotFor(key string) *slot {
 	s := a.slots[key]
@@ -38,7 +48,11 @@ func (a *Annotator) slotFor(key string) *slot {
 
 func (a *Annotator) onCheck(e Event) []Note {
 	if len(e.Args) == 2 && e.Reply.IsInt {
-		a.slotFor(e.Args[1]).saw[e.Session] = e.Reply.Int
+		s := a.slotFor(e.Args[1])
+		s.saw[e.Session] = e.Reply.Int
+		if !slices.Contains(s.checkedBy, e.Session) {
+			s.checkedBy = append(s.checkedBy, e.Session)
+		}
 	}
 	return nil
 }
@@ -53,8 +67,10 @@ func (a *Annotator) onBook(e Event) []Note {
 		return nil
 	}
 	saw, checked := s.saw[e.Session]
-	for _, v := range e.Args[2:] {
-		s.bookings = append(s.bookings, booking{session: e.Session, value: v, saw: saw, checked: checked})
+	values := e.Args[2:]
+	for i, v := range values {
+		at := e.Reply.Int - int64(len(values)-1-i)
+		s.bookings = append(s.bookings, booking{session: e.Session, value: v, saw: saw, checked: checked, at: at})
 	}
 	s.peak = max(s.peak, e.Reply.Int)
 	if s.peak <= s.seats {
@@ -73,24 +89,32 @@ func (a *Annotator) onBook(e Event) []Note {
 	return []Note{{e.Session, Bad, text}}
 }
 
-// doubleBooked records (or updates) the double booking of the slot's
-// current bookings.
+// doubleBooked records (or updates) the double booking (one seat) or
+// overbooking (more seats) of the slot's current bookings. The bidders are
+// listed in the order the server executed their pushes, as LRANGE lists
+// them, whatever order their replies came in.
 func (a *Annotator) doubleBooked(s *slot, count int64) {
+	bookings := slices.Clone(s.bookings)
+	slices.SortStableFunc(bookings, func(x, y booking) int { return cmp.Compare(x.at, y.at) })
 	var who []string
 	allSawRoom := true
-	for _, b := range s.bookings {
+	for _, b := range bookings {
 		who = append(who, b.value)
 		allSawRoom = allSawRoom && b.checked && b.saw < s.seats
 	}
-	text := fmt.Sprintf("DOUBLE BOOKING: %s held %d bookings (%s) for %d seat(s)", s.key, count, strings.Join(who, ", "), s.seats)
+	kind, word, next := DoubleBooking, "DOUBLE BOOKING", "a second"
+	if s.seats > 1 {
+		kind, word, next = Overbooking, "OVERBOOKING", "another"
+	}
+	text := fmt.Sprintf("%s: %s held %d bookings (%s) for %d seat(s)", word, s.key, count, strings.Join(who, ", "), s.seats)
 	if allSawRoom {
-		text += ": each bidder checked the count, saw room, and booked; nothing stopped a second bidder between its check and its booking"
+		text += fmt.Sprintf(": each bidder checked the count, saw room, and booked; nothing stopped %s bidder between its check and its booking", next)
 	}
 	if s.over == nil {
-		s.over = &Finding{Kind: DoubleBooking, Key: s.key}
+		s.over = &Finding{Key: s.key}
 		s.overs = append(s.overs, s.over)
 	}
-	s.over.Text = text
+	s.over.Kind, s.over.Text = kind, text
 }
 
 // resetSlot forgets a slot's bookings when its list is deleted.

@@ -3,13 +3,15 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Kind names a finding; `expect verdict KIND` uses these names.
 type Kind string
 
 const (
-	DoubleBooking    Kind = "double-booking"
+	DoubleBooking    Kind = "double-booking" // more bookings than the one seat
+	Overbooking      Kind = "overbooking"    // more bookings than seats, with seats > 1
 	WrongOwnerDel    Kind = "wrong-owner-del"
 	Overlap          Kind = "overlap"
 	ExpiredWhileHeld Kind = "expired-while-held"
@@ -17,10 +19,11 @@ const (
 	TwoHolders       Kind = "two-holders"
 	SlotOK           Kind = "slot-ok"
 	AllClear         Kind = "all-clear"
+	NoVerdict        Kind = "no-verdict" // what the run showed cannot be judged (see Verdict)
 )
 
 // Kinds are the finding names, for help and for checking `expect verdict`.
-var Kinds = []Kind{DoubleBooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, TwoHolders, AllClear}
+var Kinds = []Kind{DoubleBooking, Overbooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, TwoHolders, AllClear, NoVerdict}
 
 // Finding is one thing the run showed.
 type Finding struct {
@@ -31,30 +34,198 @@ type Finding struct {
 
 // Bad reports whether the finding is a bug showing.
 func (f Finding) Bad() bool {
-	return f.Kind == DoubleBooking || f.Kind == WrongOwnerDel || f.Kind == Overlap || f.Kind == BlindDel || f.Kind == ExpiredWhileHeld || f.Kind == TwoHolders
+	switch f.Kind {
+	case DoubleBooking, Overbooking, WrongOwnerDel, Overlap, BlindDel, ExpiredWhileHeld, TwoHolders:
+		return true
+	}
+	return false
+}
+
+// Level is how the finding reads: Bad for a bug showing, Info for no
+// verdict (neither a bug nor a fix that held), Good otherwise.
+func (f Finding) Level() Level {
+	switch {
+	case f.Bad():
+		return Bad
+	case f.Kind == NoVerdict:
+		return Info
+	}
+	return Good
+}
+
+// Failed is what the caller knows of a run and its events do not show:
+// how many of its commands failed (an argument error, a refused word, a
+// connection error, an error reply inside a macro), and a description of
+// the first (e.g. "script.lab:4: book-locked: unexpected argument ...").
+type Failed struct {
+	Count int
+	First string
 }
 
 // Verdict is the end of a run: each slot judged by its final length (read
-// from the server: lengths[key]), then the lock findings, then all clear
-// when nothing went wrong.
-func (a *Annotator) Verdict(lengths map[string]int64) []Finding {
+// from the server: lengths[key]), then the lock findings, then one of
+//
+//   - NO VERDICT when a command failed (failed: its caller's count; the
+//     counts add up, the first description is kept), or when the run
+//     touched a lock key or slot but acquired and booked nothing;
+//   - NO VERDICT when nothing the run did could have gone wrong (one
+//     session took a lock and kept it): nothing was contested, so nothing
+//     can be cleared;
+//   - all clear, naming only what the run checked, when nothing went wrong.
+//
+// Bad findings are facts and are listed whatever else the run did. A run
+// that touched no lock key and no slot gets no verdict at all.
+func (a *Annotator) Verdict(lengths map[string]int64, failed ...Failed) []Finding {
 	var out []Finding
 	for _, key := range a.Slots() {
 		out = append(out, a.slotVerdict(a.slots[key], lengths[key])...)
 	}
 	out = append(out, a.lockVerdicts()...)
-	bad := false
-	for _, f := range out {
-		bad = bad || f.Bad()
-	}
-	if !bad && len(out)+len(a.locks) > 0 {
-		out = append(out, Finding{Kind: AllClear, Text: "all clear: no double booking, no overlapping holders, no wrong-owner delete"})
+	if f, ok := a.judgement(out, failed); ok {
+		out = append(out, f)
 	}
 	return out
 }
 
+// judgement is the verdict's last line (see Verdict), if any.
+func (a *Annotator) judgement(facts []Finding, failed []Failed) (Finding, bool) {
+	if len(a.held) == 0 && len(a.Slots()) == 0 && !a.touched() {
+		return Finding{}, false // no lock, no slot: nothing a verdict could be about (failures are on stderr)
+	}
+	if n, first := failures(failed); n > 0 {
+		return noVerdict(commandsFailed(n, first)), true
+	}
+	if slices.ContainsFunc(facts, Finding.Bad) {
+		return Finding{}, false
+	}
+	if len(a.held) == 0 && len(a.Slots()) == 0 {
+		return noVerdict("nothing observed (no lock or booking in this run)"), a.touched()
+	}
+	claims := a.claims()
+	if len(claims) == 0 {
+		return noVerdict(a.uncontested()), true
+	}
+	return Finding{Kind: AllClear, Text: "all clear: " + strings.Join(claims, ", ")}, true
+}
+
+func noVerdict(why string) Finding { return Finding{Kind: NoVerdict, Text: "NO VERDICT: " + why} }
+
+func failures(failed []Failed) (n int, first string) {
+	for _, f := range failed {
+		n += f.Count
+		if first == "" {
+			first = f.First
+		}
+	}
+	return n, first
+}
+
+func commandsFailed(n int, first string) string {
+	switch {
+	case first == "" && n == 1:
+		return "1 command failed"
+	case first == "":
+		return fmt.Sprintf("%d commands failed", n)
+	case n == 1:
+		return fmt.Sprintf("1 command failed (%s)", first)
+	}
+	return fmt.Sprintf("%d commands failed (first: %s)", n, first)
+}
+
+// touched reports whether the run did anything a verdict could be about:
+// a lock key probed or tried, or a slot a macro booked on (given seats).
+func (a *Annotator) touched() bool {
+	if len(a.locks) > 0 {
+		return true
+	}
+	for _, s := range a.slots {
+		if s.told {
+			return true
+		}
+	}
+	return false
+}
+
+// claims are what the run checked and found no fault with: a slot booked
+// (its length, read from the server, within its seats); a lock two or more
+// sessions tried to take (one session alone cannot overlap itself); a
+// release or delete of an acquisition of this run, judged by the token the
+// server showed.
+func (a *Annotator) claims() []string {
+	var out []string
+	if len(a.Slots()) > 0 {
+		word := "no double booking"
+		for _, k := range a.Slots() {
+			if a.slots[k].seats > 1 {
+				word = "no overbooking"
+			}
+		}
+		out = append(out, word)
+	}
+	contested, released := false, false
+	for _, l := range a.locks {
+		contested = contested || len(l.tried) > 1
+		released = released || l.releases > 0
+	}
+	if contested {
+		out = append(out, "no overlapping holders")
+	}
+	if released {
+		out = append(out, "no wrong-owner delete")
+	}
+	return out
+}
+
+// participants are the sessions that tried a lock or checked or booked a
+// slot, in the order of the locks and slots.
+func (a *Annotator) participants() []string {
+	var who []string
+	add := func(s string) {
+		if !slices.Contains(who, s) {
+			who = append(who, s)
+		}
+	}
+	for _, key := range a.lockOrder() {
+		for _, s := range a.locks[key].tried {
+			add(s)
+		}
+	}
+	for _, key := range a.slotOrder {
+		for _, b := range a.slots[key].bookings {
+			add(b.session)
+		}
+		for _, s := range a.slots[key].checkedBy {
+			add(s)
+		}
+	}
+	return who
+}
+
+// uncontested says what a run with nothing to judge did.
+func (a *Annotator) uncontested() string {
+	var did []string
+	for _, key := range a.lockOrder() {
+		n := 0
+		for _, hl := range a.held {
+			if hl.key == key {
+				n++
+			}
+		}
+		did = append(did, fmt.Sprintf("%s acquired %d time(s)", key, n))
+	}
+	who := a.participants()
+	text := "nothing contested (only " + strings.Join(who, ", ") + " used a lock or slot"
+	if len(who) > 1 {
+		text = "nothing contested (" + strings.Join(who, ", ") + " took part, but no lock was wanted by two of them and nothing was booked"
+	}
+	if len(did) > 0 {
+		text += "; " + strings.Join(did, ", ")
+	}
+	return text + ")"
+}
+
 // lockVerdicts sums the run's lock findings per lock, in the order the
-// locks first showed a problem.
+// locks first showed a problem (an overlap shows when the run ends).
 func (a *Annotator) lockVerdicts() []Finding {
 	type kindKey struct {
 		kind Kind
@@ -68,11 +239,21 @@ func (a *Annotator) lockVerdicts() []Finding {
 		}
 		counts[kindKey{f.Kind, f.Key}]++
 	}
+	overlaps := map[string][]OverlapPeriod{}
+	for _, o := range Overlaps(a.Holdings(a.last)) {
+		if !slices.Contains(keys, o.Key) {
+			keys = append(keys, o.Key)
+		}
+		overlaps[o.Key] = append(overlaps[o.Key], o)
+	}
 	var out []Finding
 	for _, key := range keys {
 		for _, k := range []Kind{TwoHolders, WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
 			if n := counts[kindKey{k, key}]; n > 0 {
 				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
+			}
+			if o := overlaps[key]; k == Overlap && len(o) > 0 {
+				out = append(out, Finding{Kind: k, Key: key, Text: a.overlapSummary(key, o)})
 			}
 		}
 	}
@@ -89,8 +270,6 @@ func summary(k Kind, key string, n int) string {
 	case BlindDel:
 		return fmt.Sprintf("BLIND DEL on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
 			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", key, n)
-	case Overlap:
-		return fmt.Sprintf("OVERLAP on %s: %d time(s) two sessions were inside the critical section at once", key, n)
 	}
 	return fmt.Sprintf("EXPIRED WHILE WORKING on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", key, n)
 }

@@ -5,24 +5,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/resp"
 )
 
 // extendScript is compare-and-PEXPIRE: extend the lock only if it is still
 // ours (the watchdog of lock libraries).
 const extendScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end"
-
-// fencedWriteScript books only with a fencing token no older than the
-// newest the slot has seen: KEYS[1] the slot, KEYS[2] the newest token
-// seen; ARGV[1] the token, ARGV[2] the bidder, ARGV[3] the seats. It
-// answers -1 for a stale token, 0 for a full slot, 1 for a booking.
-const fencedWriteScript = `local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-local token = tonumber(ARGV[1])
-if token < last then return -1 end
-if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('SET', KEYS[2], token)
-redis.call('RPUSH', KEYS[1], ARGV[2])
-return 1`
 
 func extendMacro(ctx context.Context, env Env, args []string) error {
 	f := newFlags("extend", extendUsage)
@@ -44,7 +33,8 @@ func extend(ctx context.Context, env Env, session, key, token string, ttl time.D
 
 // fencedBook takes the lock, gets a fencing token from INCR KEY:fence,
 // works (pausing like a stop-the-world GC if asked), then writes through
-// the slot's fencing check and releases with compare-and-delete.
+// the slot's fencing check (check.FencedWriteScript, which the annotator
+// knows by its SHA1) and releases with compare-and-delete.
 func fencedBook(ctx context.Context, env Env, args []string) error {
 	f := newFlags("fenced-book", fencedBookUsage)
 	lock := f.fs.String("lock", defaultLock, "the lock key")
@@ -98,7 +88,7 @@ func pauseWork(ctx context.Context, env Env, session, bidder string, work, pause
 
 func fencedWrite(ctx context.Context, env Env, session, bidder, slot, lock string, token, seats int64) error {
 	keys := []string{slot, lock + ":fence:last"}
-	r, err := evalScript(ctx, env, session, fencedWriteScript, keys, []string{itoa(token), bidder, itoa(seats)}, false)
+	r, err := evalScript(ctx, env, session, check.FencedWriteScript, keys, []string{itoa(token), bidder, itoa(seats)}, false)
 	if err := failed(env, session, bidder, r, err); err != nil {
 		return err
 	}

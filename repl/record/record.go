@@ -140,11 +140,12 @@ func (r *Recorder) Slots() []string {
 }
 
 // Verdict is the verdict as it stands, given each slot's length as the
-// server reports it now (-1: unknown).
+// server reports it now (-1: unknown), and the run's failed commands
+// (any: NO VERDICT rather than all clear).
 func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.ann.Verdict(lengths)
+	return r.ann.Verdict(lengths, check.Failed{Count: r.failures, First: r.firstFailure})
 }
 
 // Judged says a verdict on the run so far was given, and reports

@@ -153,10 +153,6 @@ func (p *Printer) Verdict(w io.Writer, findings []check.Finding) {
 		return
 	}
 	for _, f := range findings {
-		level := check.Good
-		if f.Bad() {
-			level = check.Bad
-		}
-		fmt.Fprintln(w, p.Out.Note(level, "verdict: "+f.Text))
+		fmt.Fprintln(w, p.Out.Note(f.Level(), "verdict: "+f.Text))
 	}
 }

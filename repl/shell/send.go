@@ -25,11 +25,12 @@ func (s *Shell) redis(ctx context.Context, e *env, args []string) error {
 }
 
 // replied is what follows a reply to a command typed (or piped): an error
-// reply counts against the run's verdict and, from the embedded Redis
-// for a command real Redis has, says so; the exit status, as redis-cli's.
+// from the embedded Redis for a command real Redis has says so; the exit
+// status, as redis-cli's. (An error reply typed by hand is data, as in
+// redis-cli: it does not count against the verdict; one inside a macro
+// does, as the macro's failure.)
 func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOnError bool) error {
 	if r.IsError() {
-		s.rec.Failed(e.describe(args, args[0]+": "+r.Str))
 		embeddedGap(e.hc.Stderr, s.cfg.Sessions.Get(name).Target(), args, r.Str)
 	}
 	return s.print.Status(e.hc.Stderr, args, r, exitOnError)

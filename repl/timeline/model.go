@@ -46,6 +46,11 @@ type Timeline struct {
 	Bars    []Bar
 	Verdict []check.Finding
 	Length  time.Duration // from the start to the last thing in the run
+
+	// Overlaps are the periods in which two or more sessions believed they
+	// held the same lock (check.Overlaps), drawn as notes where each begins
+	// and ends.
+	Overlaps []check.OverlapPeriod
 }
 
 // Event is a command as the timeline needs it.
@@ -83,6 +88,7 @@ func Build(start time.Time, events []Event, notes []TimedNote, holdings []check.
 	for _, h := range holdings {
 		t.addBar(h, off)
 	}
+	t.addOverlaps(holdings, off)
 	// By when each thing was done (a command: by when the server had run
 	// it, which the recorder knows from the probe), so that racing
 	// commands show in the order the server ran them.
