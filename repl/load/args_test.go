@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -82,24 +85,34 @@ func TestRunRejectsBadConfig(t *testing.T) {
 
 func sampleStats() Stats {
 	return Stats{Mode: ModeFix, Workers: 10, Iterations: 20, Locks: 1, Acquisitions: 200, FailedAttempts: 123456,
-		ExpiredWhileHeld: 190, SkippedReleases: 180, Overlaps: 170, Sections: 200, Resource: 120, Expected: 200,
-		Elapsed: 41230 * time.Millisecond}
+		ExpiredWhileHeld: 190, SkippedReleases: 180, Overlaps: 170, Sections: 200, WritesAccepted: 200, LostUpdates: 80,
+		Resource: 120, ResourceRead: true, Elapsed: 41230 * time.Millisecond}
+}
+
+// tableLines is out's lines; those of the table, the lessons and the
+// notes must fit in 80 columns (a verdict may wrap).
+func tableLines(t *testing.T, out string) []string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for _, l := range lines[1:] {
+		if (strings.HasPrefix(l, "  ") || strings.Contains(l, "note: ")) && utf8.RuneCountInString(l) > 80 {
+			t.Errorf("a line longer than 80 columns: %q", l)
+		}
+	}
+	return lines
 }
 
 func TestTable(t *testing.T) {
 	out := sampleStats().Table()
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != len(rows)+2 {
-		t.Fatalf("want a heading, %d rows and a verdict, got:\n%s", len(rows), out)
+	lines := tableLines(t, out)
+	if len(lines) != len(rows)+4 {
+		t.Fatalf("want a heading, %d rows, the mode's lesson under its own and a verdict, got:\n%s", len(rows), out)
 	}
 	if !strings.HasPrefix(lines[0], "load --mode fix: 10 workers × 20 iterations, 200 sections in 41.23s") {
 		t.Errorf("heading: %q", lines[0])
 	}
 	col := -1
-	for i, l := range lines[1 : len(lines)-1] {
-		if utf8.RuneCountInString(l) > 80 {
-			t.Errorf("row longer than 80 columns: %q", l)
-		}
+	for i, l := range lines[1 : len(rows)+1] {
 		if !strings.HasPrefix(l, "  "+rows[i].label) {
 			t.Errorf("row %d is %q, want %s", i, l, rows[i].label)
 		}
@@ -111,28 +124,30 @@ func TestTable(t *testing.T) {
 			t.Errorf("row %q: number ends at %d, others at %d", l, end, col)
 		}
 	}
-	for _, want := range []string{"123,456", fmt.Sprintf("  %-22s %9s   ", "lost updates", "80"), "verdict: FAIL: no wrong-owner DEL, but 170 overlapping"} {
+	for _, want := range []string{"123,456", fmt.Sprintf("  %-22s %9s   ", "lost updates", "80"),
+		fmt.Sprintf("  %-22s %9s   ", "resource+refused+lost", "200"),
+		"\n  fix     prevents deleting another's lock; not overlap", "verdict: FAIL: no wrong-owner DEL, but 170 overlapping"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
-	cut := sampleStats()
-	cut.Interrupted, cut.Unanswered, cut.UnconfirmedWrites = true, 3, 2
-	out = cut.Table()
-	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != len(rows)+4 || !strings.HasPrefix(lines[len(rows)+1], "note: the stop cut 3 round trip(s) before their answers, 2 with a write:") ||
-		!strings.HasPrefix(lines[len(rows)+3], "verdict: interrupted") {
-		t.Errorf("want the rows, two lines of note on the 3 round trips cut, then the verdict, got:\n%s", out)
-	}
-	for _, l := range lines[len(rows)+1 : len(rows)+3] {
-		if utf8.RuneCountInString(l) > 80 {
-			t.Errorf("note line longer than 80 columns: %q", l)
-		}
-	}
-	if strings.Contains(sampleStats().Table(), "note:") || strings.Contains(Compare([]Stats{sampleStats()}), "note:") {
+	if strings.Contains(out, "note:") {
 		t.Error("a note on cut round trips when none was cut")
 	}
-	if !strings.Contains(Compare([]Stats{sampleStats(), cut}), "fix: note: the stop cut 3 round trip(s)") {
+}
+
+// TestTableNotes: cut round trips and keys left behind get a note.
+func TestTableNotes(t *testing.T) {
+	cut := sampleStats()
+	cut.Interrupted, cut.Unanswered, cut.UnconfirmedWrites = true, 3, 2
+	cut.CleanupError = "load: DEL: EOF"
+	lines := tableLines(t, cut.Table())
+	notes := lines[len(rows)+3 : len(lines)-1]
+	if len(notes) != 3 || !strings.HasPrefix(notes[0], "note: 3 round trip(s) got no answer (a stop, a lost connection), 2 with a write:") ||
+		notes[2] != "note: the run's keys could not be deleted: load: DEL: EOF" || !strings.HasPrefix(lines[len(lines)-1], "verdict: interrupted") {
+		t.Errorf("want the rows, the lesson, two lines of note on the 3 round trips cut and one on the keys, then the verdict, got:\n%s", cut.Table())
+	}
+	if !strings.Contains(Compare([]Stats{sampleStats(), cut}), "fix: note: 3 round trip(s) got no answer") {
 		t.Error("Compare lacks the note on cut round trips")
 	}
 	many := sampleStats()
@@ -140,34 +155,67 @@ func TestTable(t *testing.T) {
 	if h := strings.SplitN(many.Table(), "\n", 2)[0]; !strings.HasPrefix(h, "load --mode fix: 10 workers × 20 iterations on 5 locks, 200 sections") {
 		t.Errorf("heading with 5 locks: %q", h)
 	}
-	if !strings.Contains(Compare([]Stats{sampleStats(), {Mode: ModeExtend, Sections: 5, Expected: 5, Resource: 5, Extensions: 9}}), "extend: OK: the watchdog kept every lock") {
-		t.Error("Compare lacks a run's verdict")
+}
+
+// TestCompare: the modes side by side, one lesson line per mode under
+// the table, then each run's verdict.
+func TestCompare(t *testing.T) {
+	extend := Stats{Mode: ModeExtend, Acquisitions: 5, Sections: 5, WritesAccepted: 5, Resource: 5, ResourceRead: true, Extensions: 9}
+	out := Compare([]Stats{sampleStats(), extend})
+	lines := tableLines(t, out)
+	want := []string{
+		"what each prevents, and what it does not:",
+		"  fix     prevents deleting another's lock; not overlap when work outlasts TTL",
+		"  extend  prevents expiry while working; not a pause longer than the TTL",
+		"fix: FAIL: no wrong-owner DEL, but 170 overlapping",
+		"extend: OK: the watchdog kept every lock",
+	}
+	if len(lines) != len(rows)+6 {
+		t.Fatalf("want a heading, %d rows, 2 lessons under theirs and 2 verdicts, got:\n%s", len(rows), out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[len(rows)+1+i], w) {
+			t.Errorf("line %d is %q, want %q", len(rows)+1+i, lines[len(rows)+1+i], w)
+		}
+	}
+	if l := lines[len(rows)]; l != fmt.Sprintf("  %-22s %9s %9s", "resource+refused+lost", "200", "5") {
+		t.Errorf("the identity's row is %q", l)
 	}
 }
 
 func TestVerdicts(t *testing.T) {
-	cases := map[string]Stats{
-		"WRONG-OWNER DEL":            {Mode: ModeBreak, Sections: 5, WrongOwnerDeletes: 2, Expected: 5, Resource: 3},
-		"overlapping critical":       {Mode: ModeFix, Sections: 5, Overlaps: 4, Expected: 5, Resource: 5},
-		"paused worker could not":    {Mode: ModeExtend, Sections: 5, Overlaps: 1, LostExtensions: 2, Expected: 5, Resource: 4},
-		"fencing refused 3":          {Mode: ModeFenced, Sections: 5, Overlaps: 4, FencedRejected: 3, Expected: 2, Resource: 2},
-		"watchdog kept every lock":   {Mode: ModeExtend, Sections: 5, Extensions: 7, Expected: 5, Resource: 5},
-		"OK: no wrong-owner DEL":     {Mode: ModeFix, Sections: 5, Expected: 5, Resource: 5},
-		"nothing ran":                {Mode: ModeFix},
-		"yet the resource is 4":      {Mode: ModeFix, Sections: 5, Expected: 5, Resource: 4},
-		"interrupted; so far: OK":    {Mode: ModeFix, Sections: 5, Expected: 5, Resource: 5, Interrupted: true},
-		"2 lost updates. Release wi": {Mode: ModeBreak, Sections: 5, WrongOwnerDeletes: 2, Expected: 5, Resource: 3},
-		// A write the stop cut may have landed: a resource above the
-		// confirmed writes by no more than those is no bug...
-		"interrupted; so far: OK: no wrong-owner DEL, no overlap, no lost update.": {Mode: ModeFenced, Sections: 5, Expected: 4,
-			UnconfirmedWrites: 1, Unanswered: 1, Resource: 5, Interrupted: true},
-		// ...but more than those is.
-		"yet the resource is 6, expected 4": {Mode: ModeFenced, Sections: 5, Expected: 4, UnconfirmedWrites: 1, Unanswered: 1,
-			Resource: 6, Interrupted: true},
+	read := func(s Stats) Stats { s.ResourceRead, s.Sections = true, s.Acquisitions; return s }
+	cases := map[string]struct {
+		s    Stats
+		want Outcome
+	}{
+		"FAIL: 2 WRONG-OWNER DEL":                   {read(Stats{Mode: ModeBreak, Acquisitions: 5, WrongOwnerDeletes: 2, LostUpdates: 2, Resource: 3}), Fail},
+		"2 lost updates. Release wi":                {read(Stats{Mode: ModeBreak, Acquisitions: 5, WrongOwnerDeletes: 2, LostUpdates: 2, Resource: 3}), Fail},
+		"overlapping critical":                      {read(Stats{Mode: ModeFix, Acquisitions: 5, Overlaps: 4, Resource: 5}), Fail},
+		"paused worker could not":                   {read(Stats{Mode: ModeExtend, Acquisitions: 5, Overlaps: 1, LostExtensions: 2, LostUpdates: 1, Resource: 4}), Fail},
+		"refused 3 stale writes and no update":      {read(Stats{Mode: ModeFenced, Acquisitions: 5, Overlaps: 4, FencedRejected: 3, Resource: 2}), OK},
+		"refused 1 stale write, yet 2 updates lost": {read(Stats{Mode: ModeFenced, Acquisitions: 5, Overlaps: 4, FencedRejected: 1, LostUpdates: 2, Resource: 2}), Fail},
+		"watchdog kept every lock":                  {read(Stats{Mode: ModeExtend, Acquisitions: 5, Extensions: 7, Resource: 5}), OK},
+		"OK: no wrong-owner DEL":                    {read(Stats{Mode: ModeFix, Acquisitions: 5, Resource: 5}), OK},
+		"nothing ran":                               {read(Stats{Mode: ModeFix}), Nothing},
+		"no overlap seen, yet 1 update lost":        {read(Stats{Mode: ModeFix, Acquisitions: 5, LostUpdates: 1, Resource: 4}), Fail},
+		"interrupted; so far: OK":                   {read(Stats{Mode: ModeFix, Acquisitions: 5, Resource: 5, Interrupted: true}), OK},
+		// A write the stop cut may have landed: the counts need not add up.
+		"interrupted; so far: OK: no wrong-owner DEL, no overlap, no lost update.": {read(Stats{Mode: ModeFenced, Acquisitions: 5,
+			UnconfirmedWrites: 1, Unanswered: 1, Resource: 4, Interrupted: true}), OK},
+		// When every answer came in, they must; else something else wrote.
+		"UNKNOWN: the counts do not add up: resource 6 + refused 0 + lost 0 = 6, not the 5 acquisitions": {
+			read(Stats{Mode: ModeFix, Acquisitions: 5, Resource: 6}), Unknown},
+		// A failed final read is no number, and no verdict.
+		"UNKNOWN: the resource could not be read: EOF": {Stats{Mode: ModeFix, Acquisitions: 5, Sections: 5, Resource: 0,
+			Error: "the resource could not be read: EOF"}, Unknown},
+		"UNKNOWN: the resource was not read.": {Stats{Mode: ModeFix, Acquisitions: 5, Sections: 5}, Unknown},
+		"UNKNOWN: w2: GET lock:load:resource": {read(Stats{Mode: ModeBreak, Acquisitions: 5, WrongOwnerDeletes: 2, Resource: 5,
+			Error: "w2: GET lock:load:resource: EOF"}), Unknown},
 	}
-	for want, s := range cases {
-		if v := s.Verdict(); !strings.Contains(v, want) {
-			t.Errorf("verdict %q lacks %q", v, want)
+	for want, c := range cases {
+		if v := c.s.Verdict(); !strings.Contains(v, want) || c.s.Outcome() != c.want {
+			t.Errorf("verdict %q (%v) lacks %q or is not %v", v, c.s.Outcome(), want, c.want)
 		}
 	}
 }
@@ -177,19 +225,24 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(sampleStats().JSON()), &m); err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	want := []string{"acquisitions", "commands", "cycles_per_sec", "elapsed_ms", "expected", "expired_while_held", "extensions",
+	want := []string{"acquisitions", "commands", "cycles_per_sec", "elapsed_ms", "expired_while_held", "extensions",
 		"failed_attempts", "fenced_rejected", "interrupted", "iterations", "locks", "lost_extensions", "lost_updates", "mode",
-		"overlaps", "resource", "sections", "skipped_releases", "unanswered", "unconfirmed_writes", "workers", "wrong_owner_deletes"}
-	if !slices.Equal(keys, want) {
+		"overlaps", "resource", "sections", "skipped_releases", "unanswered", "unconfirmed_writes", "verdict", "workers",
+		"writes_accepted", "wrong_owner_deletes"}
+	if keys := slices.Sorted(maps.Keys(m)); !slices.Equal(keys, want) {
 		t.Errorf("JSON keys\n %v\nwant\n %v", keys, want)
 	}
-	if m["elapsed_ms"] != 41230.0 || m["lost_updates"] != 80.0 || m["failed_attempts"] != 123456.0 || m["cycles_per_sec"] != 4.9 || m["mode"] != "fix" {
+	if m["elapsed_ms"] != 41230.0 || m["lost_updates"] != 80.0 || m["resource"] != 120.0 || m["failed_attempts"] != 123456.0 ||
+		m["cycles_per_sec"] != 4.9 || m["mode"] != "fix" || m["verdict"] != "fail" {
 		t.Errorf("JSON values: %v", m)
+	}
+	unread := sampleStats()
+	unread.ResourceRead, unread.Error = false, "the resource could not be read: EOF"
+	if err := json.Unmarshal([]byte(unread.JSON()), &m); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := m["resource"]; !ok || r != nil || m["verdict"] != "unknown" || m["error"] != unread.Error {
+		t.Errorf("a failed final read: resource %v, verdict %v, error %v; want null, unknown and the error", r, m["verdict"], m["error"])
 	}
 }
 
@@ -218,27 +271,58 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// TestKeys: the keys derive from --key, and a run starts from scratch.
+// recordKeys dials through watchConn; the map is the keys the workers'
+// commands touched (a script's too).
+func recordKeys(addr string) (func(int) Conn, map[string]bool) {
+	var mu sync.Mutex
+	keys := map[string]bool{}
+	return watchDialer(addr, func(args []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, k := range commandKeys(args) {
+			keys[k] = true
+		}
+	}), keys
+}
+
+// commandKeys is the keys of a command the workers send: its first
+// argument, or a script's keys.
+func commandKeys(args []string) []string {
+	if args[0] == "EVALSHA" || args[0] == "EVAL" {
+		n, _ := strconv.Atoi(args[2])
+		return args[3 : 3+n]
+	}
+	return args[1:2]
+}
+
+// TestKeys: the keys derive from --key, a run starts from scratch, and
+// it deletes them at the end, and no other key.
 func TestKeys(t *testing.T) {
 	addr := redistest.Real(t)
 	c := dialer(addr)(0)
 	defer c.Close()
 	ctx := context.Background()
-	for _, k := range []string{"lab:resource", "lab:fence", "lab:fence:last", "lab:inside"} {
+	for _, k := range []string{"lab:resource", "lab:fence", "lab:fence:last", "lab:inside", "lab:other"} {
 		c.Do(ctx, []string{"SET", k, "1000"})
 	}
 	c.Do(ctx, []string{"SET", "lab", "someone-else", "PX", "100"})
-	s, err := Run(ctx, dialer(addr), Config{Workers: 2, Iterations: 3, Mode: ModeFenced, TTL: time.Second, Key: "lab"}, nil)
+	dial, keys := recordKeys(addr)
+	s, err := Run(ctx, dial, Config{Workers: 2, Iterations: 3, Mode: ModeFenced, TTL: time.Second, Key: "lab"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Resource != 6 || s.Expected != 6 || s.Overlaps != 0 || s.FailedAttempts != 0 && s.ExpiredWhileHeld != 0 {
+	if s.Resource != 6 || s.WritesAccepted != 6 || s.Overlaps != 0 || s.FailedAttempts != 0 && s.ExpiredWhileHeld != 0 {
 		t.Errorf("want 6 clean sections from scratch, got\n%s", s.Table())
 	}
-	for k, want := range map[string]int64{"lab:resource": 6, "lab:fence": 6, "lab:fence:last": 6, "lab:inside": 0} {
-		if got, err := readInt(ctx, c, k); err != nil || got != want {
-			t.Errorf("%s = %d, %v; want %d", k, got, err, want)
-		}
+	want := []string{"lab", "lab:fence", "lab:fence:last", "lab:inside", "lab:resource"}
+	if got := slices.Sorted(maps.Keys(keys)); !slices.Equal(got, want) {
+		t.Errorf("the workers used the keys %q, want %q", got, want)
+	}
+	if n, err := command(ctx, c, append([]string{"EXISTS"}, want...)...); err != nil || n.Int != 0 {
+		t.Errorf("%d of the run's keys are left after it (%v)", n.Int, err)
+	}
+	if got, err := readInt(ctx, c, "lab:other"); err != nil || got != 1000 {
+		t.Errorf("lab:other = %d, %v; want it left alone, 1000", got, err)
 	}
 }
 
@@ -248,12 +332,11 @@ func TestLocks(t *testing.T) {
 	eachServer(t, func(t *testing.T, addr string) {
 		t.Parallel()
 		ctx := context.Background()
-		c := dialer(addr)(0)
-		defer c.Close()
 		// One worker per lock: nobody waits, and nobody overlaps
 		// although the work outlasts the TTL.
 		own := Config{Workers: 3, Iterations: 4, Locks: 3, Mode: ModeFix, TTL: testTTL, Work: testWork, Key: "lab:own"}
-		s, err := Run(ctx, dialer(addr), own, nil)
+		dial, keys := recordKeys(addr)
+		s, err := Run(ctx, dial, own, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,13 +344,14 @@ func TestLocks(t *testing.T) {
 		if s.Locks != 3 || s.FailedAttempts != 0 || s.Overlaps != 0 || s.Resource != 12 || s.ExpiredWhileHeld != 12 {
 			t.Errorf("3 workers on 3 locks: want no wait, no overlap, 12 expiries and a resource of 12, got\n%s", s.Table())
 		}
-		for i := 1; i <= 3; i++ {
-			if got, err := readInt(ctx, c, fmt.Sprintf("lab:own:%d:resource", i)); err != nil || got != 4 {
-				t.Errorf("lab:own:%d:resource = %d, %v; want 4", i, got, err)
+		var resources []string
+		for k := range keys {
+			if strings.HasSuffix(k, ":resource") {
+				resources = append(resources, k)
 			}
 		}
-		if got, _ := command(ctx, c, "EXISTS", "lab:own:resource", "lab:own:4:resource"); got.Int != 0 {
-			t.Errorf("%d keys outside the 3 locks were written", got.Int)
+		if slices.Sort(resources); !slices.Equal(resources, []string{"lab:own:1:resource", "lab:own:2:resource", "lab:own:3:resource"}) {
+			t.Errorf("the workers wrote %q", resources)
 		}
 		// Three workers on each of two locks: the lesson's bug, per lock.
 		shared := Config{Workers: 6, Iterations: 4, Locks: 2, Mode: ModeBreak, TTL: testTTL, Work: testWork, Key: "lab:shared"}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/resp"
 )
 
 // The claims use work longer than the TTL, as the lesson does.
@@ -35,13 +37,13 @@ type claim struct {
 
 var claims = []claim{
 	{"break/wrong-owner-deletes", testConfig(ModeBreak), func(t *testing.T, s Stats) {
-		if s.WrongOwnerDeletes == 0 {
-			t.Error("break: want wrong-owner deletes > 0")
+		if s.WrongOwnerDeletes == 0 || s.Outcome() != Fail {
+			t.Error("break: want wrong-owner deletes > 0, and a FAIL")
 		}
 	}},
 	{"fix/no-wrong-owner-but-overlaps", testConfig(ModeFix), func(t *testing.T, s Stats) {
-		if s.WrongOwnerDeletes != 0 || s.Overlaps == 0 {
-			t.Error("fix: want 0 wrong-owner deletes and overlaps > 0")
+		if s.WrongOwnerDeletes != 0 || s.Overlaps == 0 || s.LostUpdates == 0 {
+			t.Error("fix: want 0 wrong-owner deletes, overlaps > 0 and lost updates > 0")
 		}
 		if s.SkippedReleases == 0 {
 			t.Error("fix: an expired holder must skip its release")
@@ -52,8 +54,8 @@ var claims = []claim{
 	// with 200 ms to spare. One section each is enough: the two others
 	// wait through it, and a second round would show nothing new.
 	{"extend/clean", Config{Workers: 3, Iterations: 1, Mode: ModeExtend, TTL: 300 * time.Millisecond, Work: 450 * time.Millisecond}, func(t *testing.T, s Stats) {
-		if s.WrongOwnerDeletes != 0 || s.Overlaps != 0 || s.Resource != s.Expected || s.ExpiredWhileHeld != 0 {
-			t.Error("extend: want no wrong-owner delete, no overlap, no expiry, a correct resource")
+		if s.WrongOwnerDeletes != 0 || s.Overlaps != 0 || s.LostUpdates != 0 || s.ExpiredWhileHeld != 0 || s.Outcome() != OK {
+			t.Error("extend: want no wrong-owner delete, no overlap, no expiry, no lost update: OK")
 		}
 		if s.Extensions == 0 || s.LostExtensions != 0 {
 			t.Error("extend: the watchdog must extend, and never too late")
@@ -67,20 +69,19 @@ var claims = []claim{
 			t.Error("extend releases with compare-and-delete: want 0 wrong-owner deletes")
 		}
 	}},
-	{"fenced/correct", testConfig(ModeFenced), func(t *testing.T, s Stats) {
-		if s.WrongOwnerDeletes != 0 || s.Resource != s.Expected {
-			t.Error("fenced: want 0 wrong-owner deletes and resource == expected")
-		}
-		if s.Expected+s.FencedRejected != s.Sections {
-			t.Error("fenced: every section's write is accepted or refused")
+	// Work outlasts the TTL, the same for every holder: the older token
+	// always writes first, so nothing is refused, and the newer one then
+	// writes from the value it read before: fencing does not stop that.
+	{"fenced/lost-updates-in-token-order", testConfig(ModeFenced), func(t *testing.T, s Stats) {
+		if s.WrongOwnerDeletes != 0 || s.LostUpdates == 0 || s.Outcome() != Fail {
+			t.Error("fenced: want 0 wrong-owner deletes, and lost updates all the same: a FAIL")
 		}
 	}},
+	// A holder paused past its successor's write writes with an older
+	// token than the one the resource last accepted: refused.
 	{"fenced-pause/stale-writes-refused", withPause(testConfig(ModeFenced)), func(t *testing.T, s Stats) {
-		if s.FencedRejected == 0 || s.WrongOwnerDeletes != 0 || s.Resource != s.Expected {
-			t.Error("fenced with a pause: want stale writes refused, 0 wrong-owner deletes, resource == expected")
-		}
-		if s.Expected+s.FencedRejected != s.Sections {
-			t.Error("fenced: every section's write is accepted or refused")
+		if s.FencedRejected == 0 || s.WrongOwnerDeletes != 0 {
+			t.Error("fenced with a pause: want stale writes refused, 0 wrong-owner deletes")
 		}
 	}},
 }
@@ -165,18 +166,15 @@ func checkConsistent(t *testing.T, s Stats, cfg Config) {
 		t.Errorf("%d unanswered round trips (%d writes) by %d workers, interrupted %v", s.Unanswered, s.UnconfirmedWrites, s.Workers, s.Interrupted)
 	}
 	// Every acquisition enters its section unless that round trip went
-	// unanswered, and every section ends in a write the server confirmed,
+	// unanswered, and every section ends in a write the server accepted,
 	// refused (fenced) or did not answer.
 	if entered := s.Acquisitions - s.Sections; entered < 0 || entered+s.UnconfirmedWrites > s.Unanswered {
 		t.Errorf("%d acquisitions, %d sections, %d unanswered round trips (%d writes)", s.Acquisitions, s.Sections, s.Unanswered, s.UnconfirmedWrites)
 	}
-	if ended := s.Expected + s.FencedRejected + s.UnconfirmedWrites; ended != s.Sections {
-		t.Errorf("%d sections, but %d confirmed + %d refused + %d unanswered writes", s.Sections, s.Expected, s.FencedRejected, s.UnconfirmedWrites)
+	if ended := s.WritesAccepted + s.FencedRejected + s.UnconfirmedWrites; ended != s.Sections {
+		t.Errorf("%d sections, but %d accepted + %d refused + %d unanswered writes", s.Sections, s.WritesAccepted, s.FencedRejected, s.UnconfirmedWrites)
 	}
-	// Each write adds at most one; an unanswered one may have landed.
-	if s.Resource > s.Expected+s.UnconfirmedWrites {
-		t.Errorf("resource %d above the %d confirmed and %d unanswered writes", s.Resource, s.Expected, s.UnconfirmedWrites)
-	}
+	checkIdentity(t, s)
 	if s.Overlaps >= max(s.Sections, 1) {
 		t.Errorf("%d overlaps in %d sections: the first entry cannot overlap", s.Overlaps, s.Sections)
 	}
@@ -191,6 +189,23 @@ func checkConsistent(t *testing.T, s Stats, cfg Config) {
 	}
 }
 
+// checkIdentity checks the identity, from the server's answers (the
+// final read, the refusals, the values the writes replaced), when every
+// round trip was answered.
+func checkIdentity(t *testing.T, s Stats) {
+	t.Helper()
+	if !s.ResourceRead || s.Error != "" {
+		t.Errorf("the resource read %v, error %q", s.ResourceRead, s.Error)
+	}
+	if s.Unanswered == 0 && s.Resource+s.FencedRejected+s.LostUpdates != s.Acquisitions {
+		t.Errorf("resource %d + refused %d + lost %d != %d acquisitions", s.Resource, s.FencedRejected, s.LostUpdates, s.Acquisitions)
+	}
+	// Each write adds at most one; an unanswered one may have landed.
+	if s.LostUpdates < 0 || s.Resource > s.WritesAccepted+s.UnconfirmedWrites {
+		t.Errorf("resource %d, %d lost updates: above the %d accepted and %d unanswered writes", s.Resource, s.LostUpdates, s.WritesAccepted, s.UnconfirmedWrites)
+	}
+}
+
 // readInt reads a counter's value (0 for a missing key).
 func readInt(ctx context.Context, c Conn, key string) (int64, error) {
 	reply, err := command(ctx, c, "GET", key)
@@ -198,4 +213,67 @@ func readInt(ctx context.Context, c Conn, key string) (int64, error) {
 		return 0, err
 	}
 	return intValue(reply)
+}
+
+// watchConn shows every command its worker sends to see, then sends it.
+type watchConn struct {
+	Conn
+	see func(args []string)
+}
+
+func (c *watchConn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	c.see(args)
+	return c.Conn.Do(ctx, args)
+}
+
+func (c *watchConn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	for _, args := range batch {
+		c.see(args)
+	}
+	return c.Conn.DoBatch(ctx, batch)
+}
+
+// watchDialer dials the workers through watchConn (see must be safe for
+// them all at once); the control connection goes unwatched.
+func watchDialer(addr string, see func(args []string)) func(int) Conn {
+	return func(w int) Conn {
+		if w == 0 {
+			return dialer(addr)(0)
+		}
+		return &watchConn{Conn: dialer(addr)(w), see: see}
+	}
+}
+
+// TestIdentity is the acceptance run, load --modes
+// break,fix,fenced --work 60ms --ttl 40ms with 6 workers and 15
+// iterations: in every mode, resource + refused + lost == acquisitions
+// from the server's answers, and every cycle reads the resource with a
+// GET inside its section (fenced mode too: the same read-modify-write).
+func TestIdentity(t *testing.T) {
+	eachServer(t, func(t *testing.T, addr string) {
+		t.Parallel()
+		for _, mode := range []string{ModeBreak, ModeFix, ModeFenced} {
+			t.Run(mode, func(t *testing.T) {
+				t.Parallel()
+				cfg := Config{Workers: 6, Iterations: 15, Mode: mode, TTL: 40 * time.Millisecond, Work: 60 * time.Millisecond, Key: "lock:identity:" + mode}
+				var gets atomic.Int64
+				s, err := Run(context.Background(), watchDialer(addr, func(args []string) {
+					if args[0] == "GET" && args[1] == cfg.Key+":resource" {
+						gets.Add(1)
+					}
+				}), cfg, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkConsistent(t, s, cfg)
+				if s.Sections != 90 || s.Unanswered != 0 || s.Balance() != s.Acquisitions || s.Outcome() == Unknown {
+					t.Errorf("want 90 sections whose counts add up, got\n%s", s.Table())
+				}
+				if gets.Load() != s.Sections {
+					t.Errorf("%d GETs of the resource in %d cycles; want one each", gets.Load(), s.Sections)
+				}
+				t.Logf("%s: resource %d + refused %d + lost %d = %d acquisitions", mode, s.Resource, s.FencedRejected, s.LostUpdates, s.Acquisitions)
+			})
+		}
+	})
 }

@@ -60,13 +60,13 @@ func (p *progressBar) update() {
 func (p *progressBar) describe() string {
 	switch p.mode {
 	case ModeBreak:
-		return fmt.Sprintf("break · wrong-owner DEL %d", p.c.wrongOwner.Load())
+		return fmt.Sprintf("break · wrong-owner DEL %d · lost %d", p.c.wrongOwner.Load(), p.c.lost.Load())
 	case ModeExtend:
 		return fmt.Sprintf("extend · overlaps %d · too late %d", p.c.overlaps.Load(), p.c.lostExtensions.Load())
 	case ModeFenced:
-		return fmt.Sprintf("fenced · overlaps %d · refused %d", p.c.overlaps.Load(), p.c.fencedRejected.Load())
+		return fmt.Sprintf("fenced · refused %d · lost %d", p.c.fencedRejected.Load(), p.c.lost.Load())
 	}
-	return fmt.Sprintf("%s · overlaps %d", p.mode, p.c.overlaps.Load())
+	return fmt.Sprintf("%s · overlaps %d · lost %d", p.mode, p.c.overlaps.Load(), p.c.lost.Load())
 }
 
 // finish draws the last state and erases the bar: the summary follows.

@@ -43,8 +43,8 @@ const (
 // counters are the run's tallies, shared by all workers.
 type counters struct {
 	acquisitions, failed, expired, wrongOwner, skipped, overlaps,
-	fencedRejected, extensions, lostExtensions, sections, writes, done,
-	commands, unanswered, unconfirmedWrites atomic.Int64
+	fencedRejected, extensions, lostExtensions, sections, writes, lost,
+	done, commands, unanswered, unconfirmedWrites atomic.Int64
 }
 
 // keys are the lock key and the keys derived from it.
@@ -79,16 +79,31 @@ const keysPerCommand = 1000
 // errStopped says a worker stopped because the run was stopped.
 var errStopped = errors.New("stopped")
 
+// ErrNotStarted is a run that stopped before its first worker started:
+// its keys could not be prepared (the server is down, say). Its stats
+// hold nothing worth printing.
+var ErrNotStarted = errors.New("load: the run did not start")
+
+// endWait bounds each step of a run's end that must happen even after a
+// stop (the final read of a stopped run, the deletion of the keys):
+// enough for a server that answers, short after a Ctrl-C or on a server
+// gone.
+const endWait = 250 * time.Millisecond
+
 // Run runs cfg: workers 1..N, each on dial(worker), and a control
-// connection dial(0) that deletes the keys first and reads the resource at
-// the end. progress, when not nil, gets a live progress bar (give it a
-// terminal only). Run fills cfg's zero Workers, Iterations, Mode, TTL, Key
-// and Locks with their defaults; zero Work means no work.
+// connection dial(0) that deletes the keys first, reads the resource at
+// the end and deletes the keys again (best effort, whatever happened: a
+// cleanup that fails is in Stats.CleanupError). progress, when not nil,
+// gets a live progress bar (give it a terminal only). Run fills cfg's
+// zero Workers, Iterations, Mode, TTL, Key and Locks with their defaults;
+// zero Work means no work.
 //
 // When ctx is cancelled the workers stop within a few milliseconds (at
 // most grace, 50ms, on a server that stops answering) and Run returns the
 // stats of what ran, with Interrupted set. An error (a broken connection,
-// an unexpected reply) stops the run too, and comes back with the stats.
+// an unexpected reply, a final read that fails) stops the run too, and
+// comes back with the stats, in Stats.Error as well: such a run has no
+// verdict but UNKNOWN.
 func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress io.Writer) (Stats, error) {
 	cfg, err := cfg.normalized()
 	stats := Stats{Mode: cfg.Mode, Workers: cfg.Workers, Iterations: cfg.Iterations, Locks: cfg.Locks}
@@ -99,34 +114,50 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 	ctl := dial(0)
 	defer ctl.Close()
 	if err := r.prepare(ctx, ctl); err != nil {
+		r.cleanup(ctx, ctl)
 		if ctx.Err() != nil {
 			stats.Interrupted = true
 			return stats, nil
 		}
-		return stats, err
+		return stats, fmt.Errorf("%w: %w", ErrNotStarted, err)
 	}
+	err = r.measure(ctx, dial, ctl, progress, &stats)
+	if err := r.cleanup(ctx, ctl); err != nil {
+		stats.CleanupError = err.Error()
+	}
+	return stats, err
+}
 
+// measure runs the workers and reads the resource into stats; the error
+// is the first worker's, or the final read's.
+func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Conn, progress io.Writer, stats *Stats) error {
 	var bar *progressBar
 	if progress != nil {
-		bar = newProgressBar(progress, cfg, &r.c)
+		bar = newProgressBar(progress, r.cfg, &r.c)
 	}
 	start := time.Now()
-	workerErr := r.runWorkers(ctx, dial)
+	err := r.runWorkers(ctx, dial)
 	stats.Elapsed = time.Since(start)
 	stats.Interrupted = ctx.Err() != nil
 	if bar != nil {
 		bar.finish()
 	}
 	resource, readErr := r.finalRead(ctx, ctl)
-	r.c.fill(&stats)
-	stats.Resource = resource
-	if workerErr != nil {
-		return stats, workerErr
+	r.c.fill(stats)
+	stats.Resource, stats.ResourceRead = resource, readErr == nil
+	if err != nil {
+		err = fmt.Errorf("the run stopped on an error: %w", err)
+	} else if readErr != nil {
+		err = fmt.Errorf("the resource could not be read: %w", readErr)
 	}
-	if readErr != nil && !stats.Interrupted {
-		return stats, fmt.Errorf("load: reading the resource: %w", readErr)
+	if err != nil {
+		stats.Error = err.Error()
+		err = fmt.Errorf("load: %w", err)
 	}
-	return stats, nil
+	if stats.Interrupted {
+		return nil // a stopped run is what was asked for: its stats say the rest
+	}
+	return err
 }
 
 // runWorkers runs workers 1..N, each on dial(id), until all are done, one
@@ -158,11 +189,11 @@ func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) err
 }
 
 // finalRead reads the resource: within the run's ctx, or, when the run
-// was stopped, within a short grace.
+// was stopped, within endWait.
 func (r *runner) finalRead(ctx context.Context, ctl Conn) (int64, error) {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), grace)
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), endWait)
 		defer cancel()
 	}
 	return r.readResources(ctx, ctl)
@@ -179,7 +210,8 @@ func (c *counters) fill(s *Stats) {
 	s.Extensions = c.extensions.Load()
 	s.LostExtensions = c.lostExtensions.Load()
 	s.Sections = c.sections.Load()
-	s.Expected = c.writes.Load()
+	s.WritesAccepted = c.writes.Load()
+	s.LostUpdates = c.lost.Load()
 	s.Commands = c.commands.Load()
 	s.Unanswered = c.unanswered.Load()
 	s.UnconfirmedWrites = c.unconfirmedWrites.Load()
@@ -195,6 +227,23 @@ type runner struct {
 
 // prepare deletes the run's keys and loads the scripts.
 func (r *runner) prepare(ctx context.Context, ctl Conn) error {
+	if err := r.deleteKeys(ctx, ctl); err != nil {
+		return err
+	}
+	for _, s := range allScripts {
+		reply, err := command(ctx, ctl, "SCRIPT", "LOAD", s.src)
+		if err != nil {
+			return err
+		}
+		if reply.Str != s.sha {
+			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.sha)
+		}
+	}
+	return nil
+}
+
+// deleteKeys deletes every key of the run's locks.
+func (r *runner) deleteKeys(ctx context.Context, ctl Conn) error {
 	var all []string
 	for _, k := range r.locks {
 		all = append(all, k.all()...)
@@ -204,26 +253,27 @@ func (r *runner) prepare(ctx context.Context, ctl Conn) error {
 			return err
 		}
 	}
-	for _, s := range allScripts {
-		reply, err := command(ctx, ctl, "SCRIPT", "LOAD", s.src)
-		if err != nil {
-			return err
-		}
-		if reply.Str != s.sha {
-			return fmt.Errorf("load: SCRIPT LOAD answered %s, expected %s", reply.Str, s.sha)
-		}
-	}
 	return nil
+}
+
+// cleanup deletes the run's keys at its end, within endWait, even
+// when ctx is done (Ctrl-C). Best effort: on a server gone it fails, and
+// a round trip the stop cut may still land after it (a lock then expires
+// with its TTL).
+func (r *runner) cleanup(ctx context.Context, ctl Conn) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endWait)
+	defer cancel()
+	return r.deleteKeys(ctx, ctl)
 }
 
 // command sends one command and turns an error reply into an error.
 func command(ctx context.Context, c Conn, args ...string) (resp.Reply, error) {
 	reply, err := c.Do(ctx, args)
 	if err != nil {
-		return reply, fmt.Errorf("load: %s: %w", args[0], err)
+		return reply, fmt.Errorf("%s: %w", describe(args), err)
 	}
 	if reply.Kind == resp.Error {
-		return reply, fmt.Errorf("load: %s: %s", args[0], reply.Str)
+		return reply, fmt.Errorf("%s: %s", describe(args), reply.Str)
 	}
 	return reply, nil
 }

@@ -44,17 +44,30 @@ return -1`)
 end
 return 0`)
 
+	// fencedAcquire is fenced mode's acquisition: the same SET NX PX and,
+	// when it took the lock, the fencing token (INCR), in one atomic step,
+	// so tokens go up in the order the lock was granted, as bsm/redislock's
+	// obtain.lua and Redisson's RFencedLock issue them. It answers the
+	// token, or nil when someone holds the lock.
+	// KEYS: lock, fence. ARGV: the owner token, the TTL in ms.
+	fencedAcquire = newScript(2, `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false`)
+
 	// fencedWrite is the protected resource's side of fencing: it refuses a
-	// token older than the newest it has accepted (-1), and otherwise
-	// records the token and increments the resource (its new value).
-	// KEYS: resource, fence:last. ARGV: the fencing token.
+	// fencing token older than the newest it has accepted (-1); otherwise
+	// it records the token and SETs the value the client computed, and
+	// answers the value it replaced, as SET ... GET does in the other
+	// modes. KEYS: resource, fence:last. ARGV: the fencing token, the value.
 	fencedWrite = newScript(2, `local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-local token = tonumber(ARGV[1])
-if token < last then
+if tonumber(ARGV[1]) < last then
   return -1
 end
 redis.call('SET', KEYS[2], ARGV[1])
-return redis.call('INCR', KEYS[1])`)
+local replaced = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[2])
+return tonumber(replaced or '0')`)
 )
 
-var allScripts = []*script{plainRelease, safeRelease, extend, fencedWrite}
+var allScripts = []*script{plainRelease, safeRelease, extend, fencedAcquire, fencedWrite}

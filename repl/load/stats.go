@@ -14,46 +14,38 @@ type Stats struct {
 	Mode              string        `json:"mode"`
 	Workers           int           `json:"workers"`
 	Iterations        int           `json:"iterations"`
-	Locks             int           `json:"locks"`               // the workers share them out; the counts are over all of them
-	Acquisitions      int64         `json:"acquisitions"`        // SET NX PX answered OK
-	FailedAttempts    int64         `json:"failed_attempts"`     // SET NX PX answered nil: someone held it
-	ExpiredWhileHeld  int64         `json:"expired_while_held"`  // at release, the lock was no longer the worker's
-	WrongOwnerDeletes int64         `json:"wrong_owner_deletes"` // break: the plain DEL deleted another worker's lock
-	SkippedReleases   int64         `json:"skipped_releases"`    // compare-and-delete found another worker's token and left it
-	Overlaps          int64         `json:"overlaps"`            // INCR KEY:inside answered more than 1
-	FencedRejected    int64         `json:"fenced_rejected"`     // fenced: writes refused for a stale token
-	Extensions        int64         `json:"extensions"`          // extend: compare-and-PEXPIRE answered 1
-	LostExtensions    int64         `json:"lost_extensions"`     // extend: ... answered 0: the lock was already gone
-	Sections          int64         `json:"sections"`            // critical sections entered (= acquisitions)
-	Resource          int64         `json:"resource"`            // the protected counter's final value...
-	Expected          int64         `json:"expected"`            // ...and what it must be (see below)
-	Commands          int64         `json:"commands"`            // commands the workers sent, failed attempts included
-	Unanswered        int64         `json:"unanswered"`          // round trips with no answer (cut by a stop): they may or may not have run
-	UnconfirmedWrites int64         `json:"unconfirmed_writes"`  // writes among them: not in Expected, maybe in Resource
-	Elapsed           time.Duration `json:"-"`                   // JSON has elapsed_ms
+	Locks             int           `json:"locks"`                   // the workers share them out; the counts are over all of them
+	Acquisitions      int64         `json:"acquisitions"`            // SET NX PX answered OK (fenced: the acquire script answered a token)
+	FailedAttempts    int64         `json:"failed_attempts"`         // SET NX PX answered nil: someone held it
+	ExpiredWhileHeld  int64         `json:"expired_while_held"`      // at release, the lock was no longer the worker's
+	WrongOwnerDeletes int64         `json:"wrong_owner_deletes"`     // break: the plain DEL deleted another worker's lock
+	SkippedReleases   int64         `json:"skipped_releases"`        // compare-and-delete found another worker's token and left it
+	Overlaps          int64         `json:"overlaps"`                // INCR KEY:inside answered more than 1
+	Extensions        int64         `json:"extensions"`              // extend: compare-and-PEXPIRE answered 1
+	LostExtensions    int64         `json:"lost_extensions"`         // extend: ... answered 0: the lock was already gone
+	Sections          int64         `json:"sections"`                // critical sections entered (= acquisitions)
+	WritesAccepted    int64         `json:"writes_accepted"`         // writes of the resource that took (SET ... GET answered; fenced: not refused)
+	FencedRejected    int64         `json:"fenced_rejected"`         // fenced: writes refused for a stale token
+	LostUpdates       int64         `json:"lost_updates"`            // over the accepted writes: the value each replaced minus the value its holder read
+	Resource          int64         `json:"resource"`                // the protected counter's final value, when ResourceRead
+	ResourceRead      bool          `json:"-"`                       // the final read answered (JSON: resource is null otherwise)
+	Commands          int64         `json:"commands"`                // commands the workers sent, failed attempts included
+	Unanswered        int64         `json:"unanswered"`              // round trips with no answer (cut by a stop): they may or may not have run
+	UnconfirmedWrites int64         `json:"unconfirmed_writes"`      // writes among them: in none of the counts above, maybe in Resource
+	Error             string        `json:"error,omitempty"`         // what stopped the run, or kept it from being judged
+	CleanupError      string        `json:"cleanup_error,omitempty"` // the run's keys could not be deleted at the end
+	Elapsed           time.Duration `json:"-"`                       // JSON has elapsed_ms
 	Interrupted       bool          `json:"interrupted"`
 }
 
-// Expected counts the writes the server confirmed: for break, fix and
-// extend one per section (a section ends with a write), for fenced the
-// writes the resource accepted. A write whose answer a stop cut counts in
-// UnconfirmedWrites instead: so every section is Expected,
-// UnconfirmedWrites or (fenced) FencedRejected.
+// Balance is the left side of the identity the package doc states,
+// Resource + FencedRejected + LostUpdates: it equals Acquisitions in
+// every run whose round trips were all answered.
+func (s Stats) Balance() int64 { return s.Resource + s.FencedRejected + s.LostUpdates }
 
-// LostUpdates is how many confirmed writes the resource does not show
-// (negative: more increments than writes; a bug unless UnconfirmedWrites,
-// writes that may have landed, account for them).
-func (s Stats) LostUpdates() int64 { return s.Expected - s.Resource }
-
-// unexplainedLoss is LostUpdates, but 0 where the resource is above the
-// confirmed writes by no more than the unconfirmed ones.
-func (s Stats) unexplainedLoss() int64 {
-	lost := s.LostUpdates()
-	if lost < 0 && -lost <= s.UnconfirmedWrites {
-		return 0
-	}
-	return lost
-}
+// balanced says whether the identity holds, or cannot be asked of the
+// run (a round trip was cut).
+func (s Stats) balanced() bool { return s.Unanswered > 0 || s.Balance() == s.Acquisitions }
 
 // CyclesPerSecond is the rate of critical sections over the run.
 func (s Stats) CyclesPerSecond() float64 {
@@ -64,14 +56,20 @@ func (s Stats) CyclesPerSecond() float64 {
 }
 
 // JSON is the stats as one JSON object with snake_case names, plus the
-// derived lost_updates and cycles_per_sec; elapsed is in milliseconds.
+// verdict's outcome and cycles_per_sec; elapsed is in milliseconds, and
+// resource is null when the final read failed.
 func (s Stats) JSON() string {
+	var resource *int64
+	if s.ResourceRead {
+		resource = &s.Resource
+	}
 	out := struct {
 		Stats
-		LostUpdates  int64   `json:"lost_updates"`
+		Resource     *int64  `json:"resource"`
+		Verdict      string  `json:"verdict"`
 		ElapsedMS    float64 `json:"elapsed_ms"`
 		CyclesPerSec float64 `json:"cycles_per_sec"`
-	}{Stats: s, LostUpdates: s.LostUpdates(),
+	}{Stats: s, Resource: resource, Verdict: s.Outcome().String(),
 		ElapsedMS:    float64(s.Elapsed.Microseconds()) / 1000,
 		CyclesPerSec: math.Round(s.CyclesPerSecond()*10) / 10}
 	b, err := json.Marshal(out)
@@ -96,38 +94,81 @@ var rows = []row{
 	{"wrong-owner deletes", func(s Stats) int64 { return s.WrongOwnerDeletes }, "plain DEL of a successor's lock"},
 	{"skipped releases", func(s Stats) int64 { return s.SkippedReleases }, "token mismatch: left alone"},
 	{"overlapping sections", func(s Stats) int64 { return s.Overlaps }, "two workers inside at once"},
-	{"stale writes refused", func(s Stats) int64 { return s.FencedRejected }, "fencing token older than newest"},
 	{"extensions", func(s Stats) int64 { return s.Extensions }, "watchdog PEXPIRE on our lock"},
 	{"lost extensions", func(s Stats) int64 { return s.LostExtensions }, "watchdog too late: lock gone"},
-	{"resource", func(s Stats) int64 { return s.Resource }, "the protected counter"},
-	{"expected", func(s Stats) int64 { return s.Expected }, "writes the server confirmed"},
-	{"lost updates", func(s Stats) int64 { return s.LostUpdates() }, "expected - resource"},
+	{"writes accepted", func(s Stats) int64 { return s.WritesAccepted }, "GET, then SET of value+1"},
+	{"stale writes refused", func(s Stats) int64 { return s.FencedRejected }, "fencing token older than newest"},
+	{"lost updates", func(s Stats) int64 { return s.LostUpdates }, "a write replaced updates it never read"},
+	{"resource", func(s Stats) int64 { return s.Resource }, "the protected counter, read at the end"},
+	{"resource+refused+lost", Stats.Balance, "= acquisitions, every answer in"},
 }
 
-// Table is a summary, one row per stat, and the verdict on the last line.
+// cell is a row's value in s: a number, or ? where the resource is in it
+// and the final read failed.
+func (r row) cell(s Stats) string {
+	if !s.ResourceRead && strings.HasPrefix(r.label, "resource") {
+		return "?"
+	}
+	return thousands(r.value(s))
+}
+
+// Table is a summary, one row per stat, then what the mode prevents and
+// what it does not, any note, and the verdict on the last line.
 func (s Stats) Table() string {
 	var b strings.Builder
 	b.WriteString(s.heading() + "\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "  %-22s %9s   %s\n", r.label, thousands(r.value(s)), r.note)
+		fmt.Fprintf(&b, "  %-22s %9s   %s\n", r.label, r.cell(s), r.note)
 	}
-	if n := s.unansweredNote(); n != "" {
+	b.WriteString(lessons([]Stats{s}))
+	for _, n := range s.notes() {
 		b.WriteString(n + "\n")
 	}
 	b.WriteString("verdict: " + s.Verdict() + "\n")
 	return b.String()
 }
 
-// unansweredNote says, in two lines of at most 80 columns, when a stop
-// cut round trips before their answers, what that leaves unknown; "" when
-// none was cut.
-func (s Stats) unansweredNote() string {
-	if s.Unanswered == 0 {
-		return ""
+// lessons says, in the lesson's words, what each run's mode prevents and
+// what it does not: one line per mode, each once, under a heading.
+func lessons(runs []Stats) string {
+	var b strings.Builder
+	heading := "what it prevents, and what it does not:\n"
+	if len(runs) > 1 {
+		heading = "what each prevents, and what it does not:\n"
 	}
-	return fmt.Sprintf("note: the stop cut %s round trip(s) before their answers, %s with a write:\n"+
-		"  the server may or may not have run them (a lock, a count, a write left)",
-		thousands(s.Unanswered), thousands(s.UnconfirmedWrites))
+	b.WriteString(heading)
+	seen := map[string]bool{}
+	for _, s := range runs {
+		if l, ok := modeLessons[s.Mode]; ok && !seen[s.Mode] {
+			seen[s.Mode] = true
+			fmt.Fprintf(&b, "  %-7s %s\n", s.Mode, l)
+		}
+	}
+	return b.String()
+}
+
+// modeLessons is what each mode prevents, and what it does not, in at
+// most 70 columns.
+var modeLessons = map[string]string{
+	ModeBreak:  "plain DEL prevents nothing: it deletes whoever's lock is there",
+	ModeFix:    "prevents deleting another's lock; not overlap when work outlasts TTL",
+	ModeExtend: "prevents expiry while working; not a pause longer than the TTL",
+	ModeFenced: "prevents stale writes (older tokens); not lost updates in token order",
+}
+
+// notes says, in lines of at most 80 columns, what leaves a count
+// unknown: round trips a stop cut before their answers, keys left behind.
+func (s Stats) notes() []string {
+	var n []string
+	if s.Unanswered > 0 {
+		n = append(n, fmt.Sprintf("note: %s round trip(s) got no answer (a stop, a lost connection), %s with a write:",
+			thousands(s.Unanswered), thousands(s.UnconfirmedWrites)),
+			"  the server may or may not have run them (a lock, a count, a write left)")
+	}
+	if s.CleanupError != "" {
+		n = append(n, "note: the run's keys could not be deleted: "+s.CleanupError)
+	}
+	return n
 }
 
 func (s Stats) heading() string {
@@ -144,7 +185,7 @@ func (s Stats) heading() string {
 }
 
 // Compare is several runs side by side, one column per run (e.g. the four
-// modes), with each run's verdict below.
+// modes), then what each mode prevents, and each run's verdict.
 func Compare(runs []Stats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %-22s", "")
@@ -155,55 +196,100 @@ func Compare(runs []Stats) string {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %-22s", r.label)
 		for _, s := range runs {
-			fmt.Fprintf(&b, " %9s", thousands(r.value(s)))
+			fmt.Fprintf(&b, " %9s", r.cell(s))
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(lessons(runs))
 	for _, s := range runs {
 		fmt.Fprintf(&b, "%s: %s\n", s.Mode, s.Verdict())
-		if n := s.unansweredNote(); n != "" {
+		for _, n := range s.notes() {
 			fmt.Fprintf(&b, "%s: %s\n", s.Mode, n)
 		}
 	}
 	return b.String()
 }
 
+// Outcome is what a verdict concludes.
+type Outcome int
+
+const (
+	Nothing Outcome = iota // nothing ran
+	OK                     // no lock bug in the server's answers
+	Fail                   // a lock bug, seen in the server's answers
+	Unknown                // the run could not be judged: an error, counts that do not add up
+)
+
+func (o Outcome) String() string { return [...]string{"nothing", "ok", "fail", "unknown"}[o] }
+
+// Outcome is the verdict's conclusion.
+func (s Stats) Outcome() Outcome {
+	o, _ := s.judge()
+	return o
+}
+
 // Verdict is the run's lesson in one line.
 func (s Stats) Verdict() string {
-	v := s.verdict()
+	_, v := s.judge()
 	if s.Interrupted {
 		v = "interrupted; so far: " + v
 	}
 	return v
 }
 
-func (s Stats) verdict() string {
-	lost := s.unexplainedLoss()
+// judge is the verdict, once it is sure the run can be judged at all.
+func (s Stats) judge() (Outcome, string) {
+	switch {
+	case s.Error != "":
+		return Unknown, "UNKNOWN: " + s.Error
+	case !s.ResourceRead:
+		return Unknown, "UNKNOWN: the resource was not read."
+	case s.Sections == 0:
+		return Nothing, "nothing ran."
+	case !s.balanced():
+		return Unknown, fmt.Sprintf("UNKNOWN: the counts do not add up: resource %s + refused %s + lost %s = %s, not the %s acquisitions: did another client write the resource?",
+			thousands(s.Resource), thousands(s.FencedRejected), thousands(s.LostUpdates), thousands(s.Balance()), thousands(s.Acquisitions))
+	}
+	return s.lesson()
+}
+
+// lesson is the verdict of a run that can be judged.
+func (s Stats) lesson() (Outcome, string) {
+	lost := s.LostUpdates
 	lostNote := ""
 	if lost != 0 {
 		lostNote = fmt.Sprintf(", %s lost updates", thousands(lost))
 	}
 	switch {
-	case s.Sections == 0:
-		return "nothing ran."
 	case s.WrongOwnerDeletes > 0:
-		return fmt.Sprintf("FAIL: %s WRONG-OWNER DEL (a plain DEL removed a successor's lock)%s. Release with Lua compare-and-delete: --mode fix.",
+		return Fail, fmt.Sprintf("FAIL: %s WRONG-OWNER DEL (a plain DEL removed a successor's lock)%s. Release with Lua compare-and-delete: --mode fix.",
 			thousands(s.WrongOwnerDeletes), lostNote)
-	case s.Mode == ModeFenced && s.Overlaps > 0 && lost == 0:
-		return fmt.Sprintf("OK: sections overlapped %s times, but fencing refused %s stale writes and the resource is correct.",
-			thousands(s.Overlaps), thousands(s.FencedRejected))
+	case s.Mode == ModeFenced && lost != 0:
+		return Fail, fmt.Sprintf("FAIL: fencing refused %s, yet %s lost: a newer token wrote after an older one, from a value read before it. Fencing refuses an older token, not a stale read.",
+			plural(s.FencedRejected, "stale write"), plural(lost, "update"))
+	case s.Mode == ModeFenced && s.Overlaps > 0:
+		return OK, fmt.Sprintf("OK: sections overlapped %s times, but fencing refused %s and no update was lost.",
+			thousands(s.Overlaps), plural(s.FencedRejected, "stale write"))
 	case s.Mode == ModeExtend && s.Overlaps > 0:
-		return fmt.Sprintf("FAIL: no wrong-owner DEL, but a paused worker could not extend its lock (%s lost extensions): %s overlaps%s. Only fencing tokens help: --mode fenced.",
+		return Fail, fmt.Sprintf("FAIL: no wrong-owner DEL, but a paused worker could not extend its lock (%s lost extensions): %s overlaps%s. Fencing tokens refuse its stale write: --mode fenced.",
 			thousands(s.LostExtensions), thousands(s.Overlaps), lostNote)
 	case s.Overlaps > 0:
-		return fmt.Sprintf("FAIL: no wrong-owner DEL, but %s overlapping critical sections%s: compare-and-delete only stops deleting another's lock; work outlasting the TTL needs extension or fencing tokens.",
+		return Fail, fmt.Sprintf("FAIL: no wrong-owner DEL, but %s overlapping critical sections%s: compare-and-delete only stops deleting another's lock; work that outlasts the TTL needs the lock extended: --mode extend.",
 			thousands(s.Overlaps), lostNote)
 	case lost != 0:
-		return fmt.Sprintf("FAIL: no overlap seen, yet the resource is %s, expected %s.", thousands(s.Resource), thousands(s.Expected))
+		return Fail, fmt.Sprintf("FAIL: no overlap seen, yet %s lost.", plural(lost, "update"))
 	case s.Mode == ModeExtend && s.Extensions > 0:
-		return fmt.Sprintf("OK: the watchdog kept every lock (%s extensions): no wrong-owner DEL, no overlap, no lost update.", thousands(s.Extensions))
+		return OK, fmt.Sprintf("OK: the watchdog kept every lock (%s extensions): no wrong-owner DEL, no overlap, no lost update.", thousands(s.Extensions))
 	}
-	return "OK: no wrong-owner DEL, no overlap, no lost update."
+	return OK, "OK: no wrong-owner DEL, no overlap, no lost update."
+}
+
+// plural is n things: 1 update, 2 updates.
+func plural(n int64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return thousands(n) + " " + thing + "s"
 }
 
 // thousands writes n with commas: 12,345.

@@ -66,6 +66,8 @@ func (w *worker) run() error {
 // commands that follow one another with no decision between them go in
 // one round trip (a pipeline): the server runs them in the same order as
 // one by one, so nothing the lesson shows changes but the time it takes.
+// Every mode does the same read-modify-write of the resource: GET inside
+// the section, then the write of what it read plus one.
 func (w *worker) cycle(i int) error {
 	w.token = w.name + "-i" + strconv.Itoa(i)
 	if err := w.acquire(); err != nil {
@@ -81,22 +83,16 @@ func (w *worker) cycle(i int) error {
 		return err
 	}
 	if w.cfg.Mode == ModeFenced {
-		return w.fencedLeave()
+		return w.fencedLeave(value)
 	}
 	return w.leave(value)
 }
 
 // enter counts the worker in (an INCR of KEY:inside that answers more
-// than 1 is an overlap) and reads the resource, in one round trip. In
-// fenced mode it takes a fencing token instead of reading: there the
-// write is the server's.
+// than 1 is an overlap) and reads the resource, in one round trip.
 func (w *worker) enter() (value int64, err error) {
 	k := &w.keys
-	then := cmd("GET", k.resource)
-	if w.cfg.Mode == ModeFenced {
-		then = cmd("INCR", k.fence)
-	}
-	r, err := w.send(cmd("INCR", k.inside), then)
+	r, err := w.send(cmd("INCR", k.inside), cmd("GET", k.resource))
 	if err != nil {
 		return 0, err
 	}
@@ -104,24 +100,24 @@ func (w *worker) enter() (value int64, err error) {
 	if r[0].Int > 1 {
 		w.c.overlaps.Add(1)
 	}
-	if w.cfg.Mode == ModeFenced {
-		w.fence = strconv.FormatInt(r[1].Int, 10)
-		return 0, nil
-	}
 	if value, err = intValue(r[1]); err != nil {
 		return 0, fmt.Errorf("%s: GET %s: %w", w.name, k.resource, err)
 	}
 	return value, nil
 }
 
-// leave writes value+1 to the resource, counts the worker out and
-// releases the lock, in one round trip.
+// leave writes value+1 to the resource (SET ... GET answers the value it
+// replaced), counts the worker out and releases the lock, in one round
+// trip.
 func (w *worker) leave(value int64) error {
 	k := &w.keys
-	write := cmd("SET", k.resource, strconv.FormatInt(value+1, 10))
+	write := cmd("SET", k.resource, strconv.FormatInt(value+1, 10), "GET")
 	r, err := w.send(write, cmd("DECR", k.inside), w.releaseCall())
 	if len(r) > 0 {
-		w.c.writes.Add(1) // answered, even if the release after it was not
+		// answered, even if the release after it was not
+		if err := w.countWrite(r[0], value); err != nil {
+			return err
+		}
 	} else if unanswered(err) {
 		w.c.unconfirmedWrites.Add(1)
 	}
@@ -132,21 +128,23 @@ func (w *worker) leave(value int64) error {
 	return nil
 }
 
-// fencedLeave is leave for fenced mode: the write is a script that may
-// refuse the token, then the worker counts itself out and releases.
-func (w *worker) fencedLeave() error {
+// fencedLeave is leave for fenced mode: the write carries the fencing
+// token, and the resource may refuse it; then the worker counts itself
+// out and releases. The write is a script that must answer before
+// anything after it runs (see send), so it is a round trip of its own.
+func (w *worker) fencedLeave(value int64) error {
 	k := &w.keys
-	r, err := w.send(runScript(fencedWrite, k.resource, k.fenceLast, w.fence))
+	r, err := w.send(runScript(fencedWrite, k.resource, k.fenceLast, w.fence, strconv.FormatInt(value+1, 10)))
 	if unanswered(err) {
 		w.c.unconfirmedWrites.Add(1)
 	}
 	if err != nil {
 		return err
 	}
-	if r[0].Int < 0 {
+	if r[0].Kind == resp.Int && r[0].Int < 0 {
 		w.c.fencedRejected.Add(1)
-	} else {
-		w.c.writes.Add(1)
+	} else if err := w.countWrite(r[0], value); err != nil {
+		return err
 	}
 	if r, err = w.send(cmd("DECR", k.inside), w.releaseCall()); err != nil {
 		return err
@@ -155,18 +153,35 @@ func (w *worker) fencedLeave() error {
 	return nil
 }
 
-// acquire takes the lock with SET NX PX, trying again about every
-// millisecond. A stop between attempts ends it with errStopped.
+// countWrite counts an accepted write from its answer, the value it
+// replaced: when that is not the value its holder read, the write wiped
+// out that many updates it never saw (lost updates).
+func (w *worker) countWrite(replaced resp.Reply, read int64) error {
+	prev, err := intValue(replaced)
+	if err != nil {
+		return fmt.Errorf("%s: the write of %s: %w", w.name, w.keys.resource, err)
+	}
+	w.c.writes.Add(1)
+	w.c.lost.Add(prev - read)
+	return nil
+}
+
+// acquire takes the lock with SET NX PX (fenced mode: with its fencing
+// token, in one script), trying again about every millisecond. A stop
+// between attempts ends it with errStopped.
 func (w *worker) acquire() error {
 	for {
-		r, err := w.send(cmd("SET", w.keys.lock, w.token, "NX", "PX", w.ttlMS))
+		r, err := w.send(w.acquireCall())
 		if err != nil {
 			return err
 		}
-		if r[0].Kind == resp.Status && r[0].Str == "OK" {
+		switch {
+		case r[0].Kind == resp.Status && r[0].Str == "OK":
 			return nil
-		}
-		if r[0].Kind != resp.Nil {
+		case r[0].Kind == resp.Int && w.cfg.Mode == ModeFenced:
+			w.fence = strconv.FormatInt(r[0].Int, 10)
+			return nil
+		case r[0].Kind != resp.Nil:
 			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, r[0])
 		}
 		w.c.failed.Add(1)
@@ -174,6 +189,15 @@ func (w *worker) acquire() error {
 			return errStopped
 		}
 	}
+}
+
+// acquireCall is the mode's acquisition: SET NX PX, or fenced mode's
+// script that also takes the token.
+func (w *worker) acquireCall() call {
+	if w.cfg.Mode == ModeFenced {
+		return runScript(fencedAcquire, w.keys.lock, w.keys.fence, w.token, w.ttlMS)
+	}
+	return cmd("SET", w.keys.lock, w.token, "NX", "PX", w.ttlMS)
 }
 
 // releaseCall is the mode's release: a plain DEL in break mode (a script

@@ -2,6 +2,7 @@ package words
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -16,7 +17,8 @@ const loadUsage = load.Usage + " [--modes break,fix,extend,fenced]"
 
 // loadWord is `load ...`: many workers on one lock, counted from the
 // server's answers. --modes runs several modes one after another and
-// prints one table comparing them.
+// prints one table comparing them. Its status says what the verdicts
+// concluded (see loadStatus).
 func loadWord(ctx context.Context, env Env, args []string) error {
 	modes, rest := splitModes(args[1:])
 	cfg, asJSON, err := load.ParseArgs(rest)
@@ -30,16 +32,45 @@ func loadWord(ctx context.Context, env Env, args []string) error {
 	for _, mode := range modes {
 		cfg.Mode = mode
 		stats, err := load.Run(ctx, loadDialer(env.Sessions().Target), cfg, progressWriter(env, asJSON))
+		if errors.Is(err, load.ErrNotStarted) {
+			printLoad(env.Stdout(), runs, asJSON)
+			return Failf("%v", err)
+		}
 		runs = append(runs, stats)
 		if err != nil || stats.Interrupted {
-			printLoad(env.Stdout(), runs, asJSON)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return Failf("load: %v", err)
+			break
 		}
 	}
 	printLoad(env.Stdout(), runs, asJSON)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return loadStatus(runs)
+}
+
+// loadFailStatus is load's exit status when a verdict is FAIL: the server's
+// answers showed a lock bug. It differs from 1, a run that could not be
+// judged (an error, a resource that could not be read, counts that do
+// not add up), so that a script can expect break mode's FAIL without
+// taking a server gone for it.
+const loadFailStatus = 3
+
+// loadStatus is nil when every run's verdict is OK, status 1 (already
+// reported: the verdict says why) when one could not be judged, else
+// loadFailStatus when one is FAIL.
+func loadStatus(runs []load.Stats) error {
+	status := 0
+	for _, s := range runs {
+		switch s.Outcome() {
+		case load.Unknown, load.Nothing:
+			return Status(1)
+		case load.Fail:
+			status = loadFailStatus
+		}
+	}
+	if status != 0 {
+		return Status(status)
+	}
 	return nil
 }
 
@@ -79,6 +110,7 @@ func progressWriter(env Env, asJSON bool) io.Writer {
 
 func printLoad(w io.Writer, runs []load.Stats, asJSON bool) {
 	switch {
+	case len(runs) == 0:
 	case asJSON:
 		for _, r := range runs {
 			fmt.Fprintln(w, r.JSON())
