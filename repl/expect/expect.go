@@ -11,8 +11,11 @@ import (
 	"github.com/locklab/locklab/repl/session"
 )
 
-// Help documents expect's grammar (help expect).
-const Help = `expect makes a .lab script check itself; a failed expectation prints
+// Help documents expect's grammar (help expect), with the kinds of
+// verdict check knows.
+func Help() string { return help + kindList() }
+
+const help = `expect makes a .lab script check itself; a failed expectation prints
 FILE:LINE:COL: expected ..., got ... and the script exits 1 at its end.
   expect CMD [ARG ...] OP VALUE   send CMD (untraced, on a connection of its own) and compare
                                   its raw reply: expect LLEN room:2pm:bookings == 2
@@ -22,7 +25,7 @@ FILE:LINE:COL: expected ..., got ... and the script exits 1 at its end.
   expect lines REGEX OP N         how many output lines so far match REGEX
 OP is one of == != < <= > >= or -eq -ne -lt -le -gt -ge (numbers compare as numbers);
 quote < and > ('>='), which the shell would otherwise read as redirections. A nil reply is "".
-KIND is one of: double-booking wrong-owner-del overlap expired-while-held blind-del two-holders all-clear`
+KIND is one of: `
 
 var operators = []string{"==", "!=", "<", "<=", ">", ">=", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"}
 

@@ -38,7 +38,7 @@ func help(ctx context.Context, env Env, args []string) error {
 
 func helpCommand(env Env, words []string) error {
 	if words[0] == "expect" {
-		fmt.Fprintln(env.Stdout(), expect.Help)
+		fmt.Fprintln(env.Stdout(), expect.Help())
 		return nil
 	}
 	if w := Find(words[0]); w != nil {
