@@ -20,6 +20,9 @@ func expectWord(ctx context.Context, env Env, args []string) error {
 		return expectFailed(env, err.Error(), 2)
 	}
 	got, ok, err := evaluate(ctx, env, e)
+	if err != nil && ctx.Err() == nil {
+		return expectFailed(env, fmt.Sprintf("expected %s, got no reply (see above)", e), 1)
+	}
 	if err != nil {
 		env.Recorder().Expected(false)
 		return err
