@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"mvdan.cc/sh/v3/interp"
@@ -34,6 +36,8 @@ func (s *Shell) mode() words.Mode {
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	c := words.Classify(args, s.mode())
 	switch {
+	case c.Refusal != nil:
+		return append([]string{dispatchWord}, args...), nil // cd, set +f: refused by dispatch
 	case c.Kind == words.Shell && c.Name != args[0]:
 		return append([]string{c.Name}, args[1:]...), nil // quit is exit
 	case c.Kind != words.Shell && interp.IsBuiltin(args[0]):
@@ -56,7 +60,11 @@ func (s *Shell) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 // dispatch runs one command line as Classify says.
 func (s *Shell) dispatch(ctx context.Context, args []string) error {
 	env := s.env(ctx)
-	switch c := words.Classify(args, s.mode()); c.Kind {
+	c := words.Classify(args, s.mode())
+	if c.Refusal != nil {
+		return c.Refusal
+	}
+	switch c.Kind {
 	case words.Redis:
 		return s.redis(ctx, env, args)
 	case words.Lab, words.Macro:
@@ -145,3 +153,63 @@ type devNull struct{}
 func (devNull) Read([]byte) (int, error)    { return 0, io.EOF }
 func (devNull) Write(p []byte) (int, error) { return len(p), nil }
 func (devNull) Close() error                { return nil }
+
+// errNoHostFiles is what the lab's shell answers for a host path.
+var errNoHostFiles = errors.New("no such file (the lab sees only its own scripts and /dev/null)")
+
+// stat is how the interpreter looks at a file (test -e, -f, -s ...):
+// /dev/null and the lab's scripts are what they are; any other path is
+// "no such file", whatever is there. The call handler refuses such a
+// test first, with a message; this is the floor under it.
+func (s *Shell) stat(ctx context.Context, path string, follow bool) (fs.FileInfo, error) {
+	if !words.LabFile(path) {
+		return nil, &os.PathError{Op: "stat", Path: path, Err: errNoHostFiles}
+	}
+	info, err := os.Lstat(path)
+	if follow {
+		info, err = os.Stat(path)
+	}
+	if own := s.ownScript(path); errors.Is(err, fs.ErrNotExist) && own != "" {
+		return fs.Stat(s.cfg.Scripts, own)
+	}
+	return info, err
+}
+
+// access answers test -r, -w and -x as stat does: on a lab file only.
+// One of the lab's own scripts (embedded) can be read, not written or run.
+func (s *Shell) access(ctx context.Context, path string, mode interp.AccessMode) error {
+	if _, err := s.stat(ctx, path, true); err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err == nil {
+		return interp.DefaultAccessHandler()(ctx, path, mode)
+	}
+	if mode != interp.AccessRead {
+		return &os.PathError{Op: "access", Path: path, Err: fs.ErrPermission}
+	}
+	return nil
+}
+
+// readDir lists no folder: globbing stays off (set +f is refused), and
+// were it on, no pattern would match a host file.
+func (s *Shell) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
+	return nil, &os.PathError{Op: "readdir", Path: path, Err: errNoHostFiles}
+}
+
+// ownScript is the name of the lab's own (embedded) script that path,
+// relative to the folder locklab started in, stands for when that folder
+// lacks it: x.sh or scripts/x.sh is x.sh. "" when there is none.
+func (s *Shell) ownScript(path string) string {
+	rel, err := filepath.Rel(s.cfg.Dir, path)
+	if err != nil || s.cfg.Scripts == nil {
+		return ""
+	}
+	dir, base := filepath.Split(rel)
+	if dir != "" && filepath.Clean(dir) != "scripts" {
+		return ""
+	}
+	if _, err := fs.Stat(s.cfg.Scripts, base); err != nil {
+		return ""
+	}
+	return base
+}

@@ -93,6 +93,9 @@ func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params .
 		interp.CallHandler(s.call),
 		interp.ExecHandlers(s.execMiddleware),
 		interp.OpenHandler(s.open),
+		interp.StatHandler(s.stat),
+		interp.AccessHandler(s.access),
+		interp.ReadDirHandler2(s.readDir),
 	)
 }
 
