@@ -34,6 +34,9 @@ func (s *Shell) mode() words.Mode {
 // The shell's own words pass on; any other word that a builtin shares
 // (`eval`, `set k v`, `source`) goes to the exec handler instead.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
+	if args[0] == jobs.StartWord {
+		return s.startJob(ctx, args)
+	}
 	c := words.Classify(args, s.mode())
 	switch {
 	case c.Refusal != nil:
@@ -44,6 +47,24 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 		return append([]string{dispatchWord}, args...), nil
 	}
 	return args, nil
+}
+
+// startJob takes a slot for the background job about to start (see
+// jobs.Reserve). At the limit, the shell that tried stops: its error,
+// fatal to the interpreter, halts it (a fork bomb ends there), and the
+// limit is reported once.
+func (s *Shell) startJob(ctx context.Context, args []string) ([]string, error) {
+	err := s.jobs.Reserve(ctx)
+	if e, ok := words.AsError(err); ok {
+		if e.Msg != "" {
+			s.report(ctx, args, err)
+		}
+		return nil, words.Status(e.Status) // reported: Describe says nothing more
+	}
+	if err != nil {
+		return nil, err // Ctrl-C
+	}
+	return []string{":"}, nil
 }
 
 // execMiddleware replaces the interpreter's exec handler entirely: it
@@ -135,6 +156,9 @@ func (s *Shell) inSession(ctx context.Context, env *env, args []string) error {
 func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
 	if path == "/dev/null" {
 		return devNull{}, nil
+	}
+	if jobs.IsHook(path) {
+		return s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr), nil
 	}
 	if name, stderr, ok := jobs.SessionFile(path); ok {
 		out, errOut := s.out.Writers(name)
