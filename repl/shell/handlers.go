@@ -186,7 +186,7 @@ var errNoHostFiles = errors.New("no such file (the lab sees only its own scripts
 // "no such file", whatever is there. The call handler refuses such a
 // test first, with a message; this is the floor under it.
 func (s *Shell) stat(ctx context.Context, path string, follow bool) (fs.FileInfo, error) {
-	if !words.LabFile(path) {
+	if path != "/dev/null" && !words.LabFile(s.fromStart(path)) {
 		return nil, &os.PathError{Op: "stat", Path: path, Err: errNoHostFiles}
 	}
 	info, err := os.Lstat(path)
@@ -224,8 +224,8 @@ func (s *Shell) readDir(ctx context.Context, path string) ([]fs.DirEntry, error)
 // relative to the folder locklab started in, stands for when that folder
 // lacks it: x.sh or scripts/x.sh is x.sh. "" when there is none.
 func (s *Shell) ownScript(path string) string {
-	rel, err := filepath.Rel(s.cfg.Dir, path)
-	if err != nil || s.cfg.Scripts == nil {
+	rel := s.fromStart(path)
+	if rel == "" || s.cfg.Scripts == nil {
 		return ""
 	}
 	dir, base := filepath.Split(rel)
@@ -236,4 +236,14 @@ func (s *Shell) ownScript(path string) string {
 		return ""
 	}
 	return base
+}
+
+// fromStart is path (absolute, as the interpreter gives it) relative to
+// the folder locklab started in, or "".
+func (s *Shell) fromStart(path string) string {
+	rel, err := filepath.Rel(s.cfg.Dir, path)
+	if err != nil {
+		return ""
+	}
+	return rel
 }

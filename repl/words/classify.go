@@ -3,6 +3,7 @@ package words
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -205,12 +206,12 @@ func skipCLIFlags(fields []string) []string {
 }
 
 // LabFile reports whether the shell may look at path: /dev/null and the
-// lab's own scripts (.lab and .sh files, found relative to the folder
-// locklab started in). Every other path is the host's, and the lab
+// lab's own scripts (.lab and .sh files, named from the folder locklab
+// started in, and inside it). Every other path is the host's, and the lab
 // language sees none of them.
 func LabFile(p string) bool {
 	ext := path.Ext(p)
-	return p == "/dev/null" || ext == ".lab" || ext == ".sh"
+	return p == "/dev/null" || (ext == ".lab" || ext == ".sh") && filepath.IsLocal(p)
 }
 
 // hostRefusal is why a shell builtin line must not run, or nil: it would
@@ -263,7 +264,7 @@ func fileTestRefusal(args []string) *Error {
 	scan.expr(false)
 	for _, f := range scan.files {
 		if !LabFile(f) {
-			return &Error{Status: 2, Msg: fmt.Sprintf("%s: the lab sees no host files: file tests work only on the lab's scripts (x.lab, ./x.sh) and /dev/null", strings.Join(args, " "))}
+			return &Error{Status: 2, Msg: fmt.Sprintf("%s: the lab sees no host files: file tests work only on the lab's scripts (x.lab, ./x.sh, from the folder locklab started in) and /dev/null", strings.Join(args, " "))}
 		}
 	}
 	return nil

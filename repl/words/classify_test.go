@@ -221,6 +221,8 @@ func TestClassifyHostRefusal(t *testing.T) {
 		{"a lab script may be tested", []string{"[", "-r", "./book_no_lock.sh", "]"}, 0},
 		{"a .lab file may be tested", []string{"test", "-f", "scripts/a.lab"}, 0},
 		{"/dev/null may be tested", []string{"[", "-e", "/dev/null", "]"}, 0},
+		{"a script outside the folder is the host's", []string{"[", "-e", "/root/x.sh", "]"}, 2},
+		{"a script above the folder is the host's", []string{"test", "-f", "../x.lab"}, 2},
 		{"-r as a string to compare is no file test", []string{"[", "x", "=", "-r", "]"}, 0},
 		{"[ -e ] is a string test", []string{"[", "-e", "]"}, 0},
 		{"-n -e is a string test", []string{"test", "-n", "-e"}, 0},
