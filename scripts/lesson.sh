@@ -10,7 +10,7 @@
 #  3. a blind DEL by a client whose lock expired deletes the new owner's
 #     lock: the last GET prints an empty line;
 #  4. the Lua compare-and-delete deletes only with the right token: 1, then 0.
-cd "${0%/*}"
+[ -n "$LOCKLAB" ] || cd "${0%/*}" # bash needs the folder; the lab finds its own scripts
 
 show() { echo "\$ $*"; }
 

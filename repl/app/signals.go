@@ -5,7 +5,13 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"syscall"
 	"time"
+	"unsafe"
+
+	"golang.org/x/term"
+
+	"github.com/locklab/locklab/repl/words"
 )
 
 // interrupter turns Ctrl-C (SIGINT) into cancelling the running entry.
@@ -16,6 +22,7 @@ type interrupter struct {
 }
 
 func newInterrupter() *interrupter {
+	watchEndSignals()
 	ir := &interrupter{signals: make(chan os.Signal, 1)}
 	signal.Notify(ir.signals, os.Interrupt)
 	go func() {
@@ -47,6 +54,7 @@ func (ir *interrupter) stop() {
 // default does. When locklab was started with SIGINT ignored (a
 // background job of a non-interactive shell), it stays ignored.
 func (in *input) interruptible(parent context.Context) (context.Context, func()) {
+	watchEndSignals()
 	ctx, cancel := context.WithCancel(parent)
 	if signal.Ignored(os.Interrupt) {
 		return ctx, cancel
@@ -75,4 +83,59 @@ func (in *input) endByInterrupt() {
 	if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(os.Interrupt) == nil {
 		time.Sleep(time.Second) // the signal ends the process meanwhile
 	}
+}
+
+// endSignals end locklab, as they end redis-cli, but first the servers
+// `cluster up` started stop and their temporary directories go: SIGTERM
+// (kill), SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\).
+var endSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// watchEndSignals sets up, once, what the end signals do: stop the
+// clusters (words.CloseClusters), give the terminal back as it was, then
+// end by the signal. A signal locklab was started with ignored (SIGHUP
+// under nohup) stays ignored.
+var watchEndSignals = sync.OnceFunc(func() {
+	var watched []os.Signal
+	for _, sig := range endSignals {
+		if !signal.Ignored(sig) {
+			watched = append(watched, sig)
+		}
+	}
+	if len(watched) == 0 {
+		return
+	}
+	restore := terminalRestorer()
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, watched...)
+	go func() {
+		sig := (<-c).(syscall.Signal)
+		words.CloseClusters()
+		restore()
+		dieBy(sig)
+	}()
+})
+
+// terminalRestorer saves the terminal's state, if stdin is one, and
+// returns what puts it back (a signal may come while the REPL reads a
+// line, with the terminal raw).
+func terminalRestorer() func() {
+	fd := int(os.Stdin.Fd())
+	state, err := term.GetState(fd)
+	if err != nil {
+		return func() {}
+	}
+	return func() { term.Restore(fd, state) }
+}
+
+// dieBy ends the process by sig, as if nothing had caught it, so that
+// the shell that ran locklab sees it (status 128+sig). Go's own SIGQUIT
+// handler would print every goroutine's stack instead: the signal's
+// action is set back to the system's default first.
+func dieBy(sig syscall.Signal) {
+	signal.Reset(sig)
+	var dfl [4]uintptr // struct sigaction, zero: SIG_DFL, no flags, empty mask
+	syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	syscall.Kill(os.Getpid(), sig)
+	time.Sleep(time.Second) // the signal ends the process meanwhile
+	os.Exit(128 + int(sig))
 }

@@ -6,5 +6,8 @@
 // output to that session's lines (/dev/locklab/NAME, which the shell's
 // open handler serves). Consecutive jobs (`a & b & wait`) share a start
 // barrier, so that a scripted race starts together rather than in
-// goroutine start-up order.
+// goroutine start-up order. Every job takes one of the shell's slots
+// (MaxJobs, 10,000) as it starts and frees it as it ends: past the limit,
+// the shell that tried stops, and its run starts no more jobs, so a fork
+// bomb (`f(){ f & f; }; f`) dies out.
 package jobs

@@ -32,19 +32,26 @@ type Jobs struct {
 	barriers map[string]*barrier // id -> a group's start barrier
 	arrived  map[string]bool     // barrier id/session -> that job has passed it
 	next     int
+	limit    limit
 }
 
-// New makes a shell's jobs.
-func New() *Jobs {
-	return &Jobs{barriers: map[string]*barrier{}, arrived: map[string]bool{}}
+// New makes a shell's jobs, at most max of them running at once (0:
+// MaxJobs).
+func New(max int) *Jobs {
+	if max <= 0 {
+		max = MaxJobs
+	}
+	return &Jobs{barriers: map[string]*barrier{}, arrived: map[string]bool{},
+		limit: limit{max: max, runs: map[<-chan struct{}]*run{}}}
 }
 
 // Name gives every background job (`cmd &`) of f a session of its own:
 // its Redis commands go to their own connection, its output to its own
 // gutter. The name comes from the job (`./book.sh alice &` is alice,
 // `@bob CMD &` is bob, `book carol &` is carol), else job1, job2...
-// Consecutive jobs (`a & b & wait`) share a start barrier. It returns the
-// sessions f starts (nil: none).
+// Consecutive jobs (`a & b & wait`) share a start barrier, and every job
+// takes one of the shell's slots (see Reserve). It returns the sessions f
+// starts (nil: none).
 func (j *Jobs) Name(node syntax.Node) []string {
 	var names []string
 	syntax.Walk(node, func(n syntax.Node) bool {
@@ -56,6 +63,7 @@ func (j *Jobs) Name(node syntax.Node) []string {
 		}
 		return true
 	})
+	guardJobs(node)
 	return names
 }
 

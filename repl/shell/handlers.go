@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"mvdan.cc/sh/v3/interp"
@@ -32,14 +34,37 @@ func (s *Shell) mode() words.Mode {
 // The shell's own words pass on; any other word that a builtin shares
 // (`eval`, `set k v`, `source`) goes to the exec handler instead.
 func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
+	if args[0] == jobs.StartWord {
+		return s.startJob(ctx, args)
+	}
 	c := words.Classify(args, s.mode())
 	switch {
+	case c.Refusal != nil:
+		return append([]string{dispatchWord}, args...), nil // cd, set +f: refused by dispatch
 	case c.Kind == words.Shell && c.Name != args[0]:
 		return append([]string{c.Name}, args[1:]...), nil // quit is exit
 	case c.Kind != words.Shell && interp.IsBuiltin(args[0]):
 		return append([]string{dispatchWord}, args...), nil
 	}
 	return args, nil
+}
+
+// startJob takes a slot for the background job about to start (see
+// jobs.Reserve). At the limit, the shell that tried stops: its error,
+// fatal to the interpreter, halts it (a fork bomb ends there), and the
+// limit is reported once.
+func (s *Shell) startJob(ctx context.Context, args []string) ([]string, error) {
+	err := s.jobs.Reserve(ctx)
+	if e, ok := words.AsError(err); ok {
+		if e.Msg != "" {
+			s.report(ctx, args, err)
+		}
+		return nil, words.Status(e.Status) // reported: Describe says nothing more
+	}
+	if err != nil {
+		return nil, err // Ctrl-C
+	}
+	return []string{":"}, nil
 }
 
 // execMiddleware replaces the interpreter's exec handler entirely: it
@@ -56,7 +81,11 @@ func (s *Shell) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 // dispatch runs one command line as Classify says.
 func (s *Shell) dispatch(ctx context.Context, args []string) error {
 	env := s.env(ctx)
-	switch c := words.Classify(args, s.mode()); c.Kind {
+	c := words.Classify(args, s.mode())
+	if c.Refusal != nil {
+		return c.Refusal
+	}
+	switch c.Kind {
 	case words.Redis:
 		return s.redis(ctx, env, args)
 	case words.Lab, words.Macro:
@@ -128,6 +157,9 @@ func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMod
 	if path == "/dev/null" {
 		return devNull{}, nil
 	}
+	if jobs.IsHook(path) {
+		return s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr), nil
+	}
 	if name, stderr, ok := jobs.SessionFile(path); ok {
 		out, errOut := s.out.Writers(name)
 		if stderr {
@@ -145,3 +177,73 @@ type devNull struct{}
 func (devNull) Read([]byte) (int, error)    { return 0, io.EOF }
 func (devNull) Write(p []byte) (int, error) { return len(p), nil }
 func (devNull) Close() error                { return nil }
+
+// errNoHostFiles is what the lab's shell answers for a host path.
+var errNoHostFiles = errors.New("no such file (the lab sees only its own scripts and /dev/null)")
+
+// stat is how the interpreter looks at a file (test -e, -f, -s ...):
+// /dev/null and the lab's scripts are what they are; any other path is
+// "no such file", whatever is there. The call handler refuses such a
+// test first, with a message; this is the floor under it.
+func (s *Shell) stat(ctx context.Context, path string, follow bool) (fs.FileInfo, error) {
+	if path != "/dev/null" && !words.LabFile(s.fromStart(path)) {
+		return nil, &os.PathError{Op: "stat", Path: path, Err: errNoHostFiles}
+	}
+	info, err := os.Lstat(path)
+	if follow {
+		info, err = os.Stat(path)
+	}
+	if own := s.ownScript(path); errors.Is(err, fs.ErrNotExist) && own != "" {
+		return fs.Stat(s.cfg.Scripts, own)
+	}
+	return info, err
+}
+
+// access answers test -r, -w and -x as stat does: on a lab file only.
+// One of the lab's own scripts (embedded) can be read, not written or run.
+func (s *Shell) access(ctx context.Context, path string, mode interp.AccessMode) error {
+	if _, err := s.stat(ctx, path, true); err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err == nil {
+		return interp.DefaultAccessHandler()(ctx, path, mode)
+	}
+	if mode != interp.AccessRead {
+		return &os.PathError{Op: "access", Path: path, Err: fs.ErrPermission}
+	}
+	return nil
+}
+
+// readDir lists no folder: globbing stays off (set +f is refused), and
+// were it on, no pattern would match a host file.
+func (s *Shell) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
+	return nil, &os.PathError{Op: "readdir", Path: path, Err: errNoHostFiles}
+}
+
+// ownScript is the name of the lab's own (embedded) script that path,
+// relative to the folder locklab started in, stands for when that folder
+// lacks it: x.sh or scripts/x.sh is x.sh. "" when there is none.
+func (s *Shell) ownScript(path string) string {
+	rel := s.fromStart(path)
+	if rel == "" || s.cfg.Scripts == nil {
+		return ""
+	}
+	dir, base := filepath.Split(rel)
+	if dir != "" && filepath.Clean(dir) != "scripts" {
+		return ""
+	}
+	if _, err := fs.Stat(s.cfg.Scripts, base); err != nil {
+		return ""
+	}
+	return base
+}
+
+// fromStart is path (absolute, as the interpreter gives it) relative to
+// the folder locklab started in, or "".
+func (s *Shell) fromStart(path string) string {
+	rel, err := filepath.Rel(s.cfg.Dir, path)
+	if err != nil {
+		return ""
+	}
+	return rel
+}

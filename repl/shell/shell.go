@@ -40,6 +40,7 @@ type Config struct {
 	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
 	Scripts     fs.FS       // the lab's own scripts: a script not found in Dir is looked for here
 	Dir         string
+	MaxJobs     int // how many background jobs may run at once (0: jobs.MaxJobs)
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
@@ -71,7 +72,7 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.New(), lab: words.NewState(), jobs: jobs.New()}
+		rec: record.New(), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs)}
 	s.print = &reply.Printer{Out: s.out, Rec: s.rec, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace}
 	stdout, stderr := s.out.Writers(session.Main)
 	r, err := s.newRunner(stdout, stderr, session.Main)
@@ -93,6 +94,9 @@ func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params .
 		interp.CallHandler(s.call),
 		interp.ExecHandlers(s.execMiddleware),
 		interp.OpenHandler(s.open),
+		interp.StatHandler(s.stat),
+		interp.AccessHandler(s.access),
+		interp.ReadDirHandler2(s.readDir),
 	)
 }
 

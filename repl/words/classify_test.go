@@ -188,3 +188,56 @@ func TestClassifyRedisPart(t *testing.T) {
 		})
 	}
 }
+
+// TestClassifyHostRefusal: the shell's words that would reach the host's
+// file system are refused, with a status; the same words on the lab's own
+// files, or as strings, are not. A bug here either lets `[ -r /etc/shadow ]`
+// answer (the host leaks) or refuses an ordinary string test.
+func TestClassifyHostRefusal(t *testing.T) {
+	for _, c := range []struct {
+		what   string
+		args   []string
+		status int // 0: not refused
+	}{
+		{"cd changes no folder", []string{"cd", "/"}, 1},
+		{"cd alone is refused too", []string{"cd"}, 1},
+		{"pushd is refused", []string{"pushd", "/etc"}, 1},
+		{"popd is refused", []string{"popd"}, 1},
+		{"builtin cd is cd", []string{"builtin", "cd", "/"}, 1},
+		{"set +f would glob host folders", []string{"set", "+f"}, 2},
+		{"set +ef turns globbing on too", []string{"set", "+ef"}, 2},
+		{"set +o noglob is set +f", []string{"set", "+o", "noglob"}, 2},
+		{"shopt -u -o noglob is set +f", []string{"shopt", "-u", "-o", "noglob"}, 2},
+		{"set -f keeps globbing off", []string{"set", "-f"}, 0},
+		{"set -e is an ordinary option", []string{"set", "-e"}, 0},
+		{"set +e is an ordinary option", []string{"set", "+e"}, 0},
+		{"set -- +f sets $1", []string{"set", "--", "+f"}, 0},
+		{"[ -r /etc/shadow ] tests a host file", []string{"[", "-r", "/etc/shadow", "]"}, 2},
+		{"test -e / tests a host folder", []string{"test", "-e", "/"}, 2},
+		{"test -d . tests a host folder", []string{"test", "-d", "."}, 2},
+		{"! -f after -a is still a file test", []string{"[", "a", "-a", "!", "-f", "/etc/passwd", "]"}, 2},
+		{"-nt compares host files", []string{"[", "/etc/passwd", "-nt", "x.sh", "]"}, 2},
+		{"builtin test is test", []string{"builtin", "test", "-s", "/etc/shadow"}, 2},
+		{"a lab script may be tested", []string{"[", "-r", "./book_no_lock.sh", "]"}, 0},
+		{"a .lab file may be tested", []string{"test", "-f", "scripts/a.lab"}, 0},
+		{"/dev/null may be tested", []string{"[", "-e", "/dev/null", "]"}, 0},
+		{"a script outside the folder is the host's", []string{"[", "-e", "/root/x.sh", "]"}, 2},
+		{"a script above the folder is the host's", []string{"test", "-f", "../x.lab"}, 2},
+		{"-r as a string to compare is no file test", []string{"[", "x", "=", "-r", "]"}, 0},
+		{"[ -e ] is a string test", []string{"[", "-e", "]"}, 0},
+		{"-n -e is a string test", []string{"test", "-n", "-e"}, 0},
+		{"a number comparison is no file test", []string{"[", "1", "-lt", "2", "]"}, 0},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			got := words.Classify(c.args, words.Lang)
+			switch {
+			case c.status == 0 && got.Refusal != nil:
+				t.Errorf("Classify(%q) refuses it (%s), want it run", c.args, got.Refusal.Msg)
+			case c.status != 0 && got.Refusal == nil:
+				t.Errorf("Classify(%q) lets it run, want it refused with status %d", c.args, c.status)
+			case c.status != 0 && (got.Refusal.Status != c.status || got.Refusal.Msg == ""):
+				t.Errorf("Classify(%q) refuses it with status %d and %q, want status %d and a message", c.args, got.Refusal.Status, got.Refusal.Msg, c.status)
+			}
+		})
+	}
+}

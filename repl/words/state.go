@@ -37,19 +37,62 @@ func (l *State) Close() {
 	c := l.cluster
 	l.cluster = nil
 	l.mu.Unlock()
-	if c == nil {
-		return
-	}
-	c.t.Close()
-	if c.dir != "" {
-		os.RemoveAll(c.dir)
-	}
+	c.close()
 }
 
 func (l *State) setCluster(c *cluster) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.cluster = c
+	running.add(c)
+}
+
+// close stops the cluster's servers and removes its directory.
+func (c *cluster) close() {
+	if c == nil {
+		return
+	}
+	running.remove(c)
+	c.t.Close()
+	if c.dir != "" {
+		os.RemoveAll(c.dir)
+	}
+}
+
+// running are the clusters of every shell of the process, so that a
+// signal that ends it (SIGTERM, SIGHUP, SIGQUIT) can stop them first.
+var running = &clusters{set: map[*cluster]bool{}}
+
+type clusters struct {
+	mu  sync.Mutex
+	set map[*cluster]bool
+}
+
+func (cs *clusters) add(c *cluster) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.set[c] = true
+}
+
+func (cs *clusters) remove(c *cluster) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	delete(cs.set, c)
+}
+
+// CloseClusters stops the servers of every cluster the process started
+// and removes their directories: what a signal that ends locklab does
+// first.
+func CloseClusters() {
+	running.mu.Lock()
+	all := make([]*cluster, 0, len(running.set))
+	for c := range running.set {
+		all = append(all, c)
+	}
+	running.mu.Unlock()
+	for _, c := range all {
+		c.close()
+	}
 }
 
 // clusterNow is the cluster and its state, as of now.

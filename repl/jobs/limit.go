@@ -1,0 +1,217 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/words"
+)
+
+// MaxJobs is how many background jobs may run at once, unless New is
+// given another limit: enough for any lesson, few enough that a fork
+// bomb (`f(){ f & f; }; f`) stays well under a gigabyte.
+const MaxJobs = 10000
+
+// StartWord is the command that runs just before each background job
+// starts, in the shell that starts it: the shell's call handler takes the
+// job's slot with Reserve. It starts with a NUL byte, which no word typed
+// or read from a file can contain.
+const StartWord = "\x00job"
+
+// jobHook is where every background job's stderr is first redirected:
+// the shell's open handler serves it with Begin, a writer to the job's
+// stderr as it was, whose close, when the job's statement ends, frees
+// the job's slot. Its NUL byte keeps scripts from naming it.
+const jobHook = "\x00job-slot"
+
+// IsHook reports whether path is a background job's hook (see Begin).
+func IsHook(path string) bool { return path == jobHook }
+
+// limit counts the background jobs of one shell.
+type limit struct {
+	mu   sync.Mutex
+	max  int
+	live int // slots taken: jobs about to start, and running
+	// runs are the jobs of each context that starts some (a script, -c,
+	// a REPL entry), by its Done channel.
+	runs map[<-chan struct{}]*run
+}
+
+// run is the jobs of one context.
+type run struct {
+	live    int  // its slots
+	pending int  // its slots for jobs that have not started yet
+	full    bool // it met the limit: none of its jobs starts another
+	stop    func() bool
+}
+
+// Reserve takes a slot for the job about to start. At the limit, the
+// error names it (once for the run), and from then on no job of the run
+// starts another until they have all ended: the shell that tried stops,
+// and a fork bomb dies out.
+func (j *Jobs) Reserve(ctx context.Context) error {
+	l := &j.limit
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := l.runOf(ctx)
+	if r.full || l.live >= l.max {
+		e := &words.Error{Status: 1}
+		if !r.full {
+			e.Msg = fmt.Sprintf("too many background jobs (%d running): the lab runs at most %d at once; this shell stops here, and its jobs start no more (start fewer, or wait for some first)", l.live, l.max)
+		}
+		r.full = true
+		l.release(ctx.Done(), r, 0) // forgotten at once when it has no job of its own
+		return e
+	}
+	l.live++
+	r.live++
+	r.pending++
+	return nil
+}
+
+// runOf is ctx's run, made when it starts its first job. A job whose
+// context is cancelled before it starts never starts: its slot is freed
+// then.
+func (l *limit) runOf(ctx context.Context) *run {
+	done := ctx.Done()
+	if r := l.runs[done]; r != nil {
+		return r
+	}
+	r := &run{stop: func() bool { return false }}
+	if done != nil {
+		r.stop = context.AfterFunc(ctx, func() { l.cancelled(done) })
+	}
+	l.runs[done] = r
+	return r
+}
+
+func (l *limit) cancelled(done <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if r := l.runs[done]; r != nil {
+		l.release(done, r, r.pending)
+		r.pending = 0
+	}
+}
+
+// release frees n of a run's slots; a run with none left is forgotten.
+// Called with l.mu held.
+func (l *limit) release(done <-chan struct{}, r *run, n int) {
+	l.live -= n
+	r.live -= n
+	if r.live == 0 {
+		r.stop()
+		delete(l.runs, done)
+	}
+}
+
+// Begin is a job's hook, opened as the job starts: it writes to stderr,
+// and its Close, as the job ends, frees the job's slot.
+func (j *Jobs) Begin(ctx context.Context, stderr io.Writer) io.ReadWriteCloser {
+	l := &j.limit
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	done := ctx.Done()
+	r := l.runs[done]
+	if r == nil || r.pending == 0 {
+		return &hook{w: stderr} // its slot was freed when its context was cancelled
+	}
+	r.pending--
+	return &hook{w: stderr, l: l, done: done, run: r}
+}
+
+// hook is a running job's stderr; l is set while it holds a slot.
+type hook struct {
+	w    io.Writer
+	l    *limit
+	done <-chan struct{}
+	run  *run
+}
+
+func (*hook) Read([]byte) (int, error)      { return 0, io.EOF }
+func (h *hook) Write(p []byte) (int, error) { return h.w.Write(p) }
+
+func (h *hook) Close() error {
+	if l := h.l; l != nil {
+		h.l = nil
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.release(h.done, h.run, 1)
+	}
+	return nil
+}
+
+// guardJobs makes every background job of node take a slot: StartWord
+// runs before it, and its first redirection is to jobHook (its session's
+// and its own come after, and win).
+func guardJobs(node syntax.Node) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		for _, list := range allStmtLists(n) {
+			*list = guardList(*list)
+		}
+		return true
+	})
+}
+
+func guardList(list []*syntax.Stmt) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	for i, st := range list {
+		if !st.Background || guarded(st) {
+			if out != nil {
+				out = append(out, st)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(out, list[:i]...)
+		}
+		hook := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(jobHook)}
+		st.Redirs = append([]*syntax.Redirect{hook}, st.Redirs...)
+		start := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(StartWord)}}}
+		out = append(out, start, st)
+	}
+	if out == nil {
+		return list
+	}
+	return out
+}
+
+// guarded reports whether a job already takes a slot (its entry was
+// read before).
+func guarded(st *syntax.Stmt) bool {
+	if len(st.Redirs) == 0 || len(st.Redirs[0].Word.Parts) != 1 {
+		return false
+	}
+	q, ok := st.Redirs[0].Word.Parts[0].(*syntax.SglQuoted)
+	return ok && q.Value == jobHook
+}
+
+// allStmtLists are every list of statements n holds, where a job may be.
+func allStmtLists(n syntax.Node) []*[]*syntax.Stmt {
+	switch n := n.(type) {
+	case *syntax.File:
+		return []*[]*syntax.Stmt{&n.Stmts}
+	case *syntax.Block:
+		return []*[]*syntax.Stmt{&n.Stmts}
+	case *syntax.Subshell:
+		return []*[]*syntax.Stmt{&n.Stmts}
+	case *syntax.CmdSubst:
+		return []*[]*syntax.Stmt{&n.Stmts}
+	case *syntax.IfClause:
+		return []*[]*syntax.Stmt{&n.Cond, &n.Then}
+	case *syntax.WhileClause:
+		return []*[]*syntax.Stmt{&n.Cond, &n.Do}
+	case *syntax.ForClause:
+		return []*[]*syntax.Stmt{&n.Do}
+	case *syntax.CaseItem:
+		return []*[]*syntax.Stmt{&n.Stmts}
+	}
+	return nil
+}
