@@ -67,8 +67,8 @@ func (e *entries) parse(ctx context.Context) bool {
 			continue
 		}
 		e.flush(ctx)
-		if err := e.run(ctx, stmts); e.r.Exited() && !errors.Is(err, context.Canceled) {
-			return true // `exit` (a Ctrl-C also leaves the runner "exited")
+		if err := e.run(ctx, stmts); e.r.Exited() && !errors.Is(err, context.Canceled) && !stopped(err) {
+			return true // `exit` (a Ctrl-C, or a word that stops the shell, also leaves the runner "exited")
 		}
 	}
 	return e.failed(nil)
@@ -234,4 +234,11 @@ func endsInWait(stmts []*syntax.Stmt) bool {
 	}
 	call, ok := stmts[len(stmts)-1].Cmd.(*syntax.CallExpr)
 	return ok && len(call.Args) == 1 && call.Args[0].Lit() == "wait"
+}
+
+// stopped reports whether err is a word's failure that stopped the shell
+// (the job limit): the entry ends, the REPL and the pipe go on.
+func stopped(err error) bool {
+	_, ok := words.AsError(err)
+	return ok
 }
