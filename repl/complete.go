@@ -133,7 +133,7 @@ func splitForCompletion(text string) (cmd []string, partial string) {
 	if len(fields) > 0 && !strings.HasSuffix(text, " ") {
 		partial, fields = fields[len(fields)-1], fields[:len(fields)-1]
 	}
-	return words.RedisPart(fields), partial
+	return RedisPart(fields), partial
 }
 
 // Hint is the grey argument hint for a line being typed, as redis-cli

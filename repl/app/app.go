@@ -18,6 +18,7 @@ import (
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lines"
+	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/probe"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
@@ -279,7 +280,7 @@ func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) int {
 		if export.file == "" {
 			continue
 		}
-		if err := words.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
+		if err := output.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
 			fmt.Fprintln(in.stderr, "locklab:", err)
 			status = 1
 		} else {
@@ -316,10 +317,10 @@ func (in *input) piped(ctx context.Context) int {
 // status, 2 for a syntax error, 130 for Ctrl-C; and, as with redis-cli,
 // 1 after a Redis error reply only with -e.
 func (in *input) status(sh *shell.Shell, err error) int {
-	if msg := shell.Describe(err); msg != "" {
+	if msg := words.Describe(err); msg != "" {
 		fmt.Fprintln(in.stderr, msg)
 	}
-	if code := shell.ExitCode(err); code != 0 {
+	if code := words.ExitCode(err); code != 0 {
 		return code
 	}
 	if in.opts.Flags.ExitOnError && sh.RedisErrors() > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/locklab/locklab/repl"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // interactive is the REPL for a person at a terminal.
@@ -38,7 +39,7 @@ func (in *input) interactive(ctx context.Context) int {
 	prompt := func() string { return repl.Prompt(main, in.sessions.Target) }
 	ir := newInterrupter()
 	defer ir.stop()
-	if err := sh.Run(ctx, shell.Source{Lines: term, Prompt: prompt, OnEntry: ir.set}); err != nil && shell.ExitCode(err) == 0 {
+	if err := sh.Run(ctx, shell.Source{Lines: term, Prompt: prompt, OnEntry: ir.set}); err != nil && words.ExitCode(err) == 0 {
 		fmt.Fprintln(stderr, "locklab:", err)
 		return 1
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/locklab/locklab/repl/lockargs"
 )
 
 // holding is one acquisition of a lock: who, with which token, and until
@@ -126,7 +128,7 @@ func (a *Annotator) Observe(e Event) []Note {
 // NX is known to be that session's from then on, so that a rival whose
 // reply arrives first can already be told who holds the lock.
 func (a *Annotator) Sending(session string, args []string) {
-	if _, token, _, ok := IsSetNX(args); ok {
+	if _, token, _, ok := lockargs.IsSetNX(args); ok {
 		a.tokens[token] = session
 	}
 }
@@ -165,7 +167,7 @@ func (a *Annotator) whoseLock(token string) string {
 }
 
 func (a *Annotator) onSet(e Event) []Note {
-	key, token, ttl, ok := IsSetNX(e.Args)
+	key, token, ttl, ok := lockargs.IsSetNX(e.Args)
 	if !ok {
 		return nil
 	}
@@ -237,7 +239,7 @@ func acquired(e Event) answer {
 	switch {
 	case r.Err != "":
 		return unknown
-	case hasGet(e.Args):
+	case lockargs.HasGet(e.Args):
 		if r.Nil {
 			return yes
 		}
@@ -291,7 +293,7 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 // reacquired is prev's session taking the lock again after prev's TTL ran
 // out.
 func (a *Annotator) reacquired(e Event, l *lock, prev *holding) Note {
-	if _, token, _, _ := IsSetNX(e.Args); token != prev.token {
+	if _, token, _, _ := lockargs.IsSetNX(e.Args); token != prev.token {
 		l.expiredToken[e.Session] = prev.token
 	}
 	prev.stopBelieving(e.Start)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/lockargs"
 )
 
 func TestIsSetNX(t *testing.T) {
@@ -46,7 +47,7 @@ func TestIsSetNX(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			key, token, ttl, ok := check.IsSetNX(tt.args)
+			key, token, ttl, ok := lockargs.IsSetNX(tt.args)
 			if tt.want == nil {
 				if ok {
 					t.Errorf("IsSetNX(%q) = ok, want not a SET NX", tt.args)
@@ -96,7 +97,7 @@ func TestEvalKeys(t *testing.T) {
 				argv1 string
 				ok    bool
 			)
-			panicked := catch(func() { keys, argv1, ok = check.EvalKeys(tt.args) })
+			panicked := catch(func() { keys, argv1, ok = lockargs.EvalKeys(tt.args) })
 			if panicked != nil {
 				t.Fatalf("EvalKeys(%q) panicked: %v; want ok=false", tt.args, panicked)
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/locklab/locklab/repl/lockargs"
 )
 
 // FencedWriteScript is the resource's fencing check, as the lab's
@@ -49,7 +51,7 @@ func isFencedWrite(args []string) bool {
 // is KEYS[2] as the probe read it just before, in the same MULTI (when the
 // probe read it: a key named lock:...).
 func (a *Annotator) onFencedWrite(e Event) []Note {
-	keys, token, ok := EvalKeys(e.Args)
+	keys, token, ok := lockargs.EvalKeys(e.Args)
 	if !ok || len(keys) != 2 || !e.Reply.IsInt {
 		return nil
 	}

@@ -1,6 +1,10 @@
 package check
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/locklab/locklab/repl/lockargs"
+)
 
 // onDelete judges a plain DEL or UNLINK of lock keys, from the key's value
 // read in the same MULTI just before it.
@@ -24,7 +28,7 @@ func (a *Annotator) onDelete(e Event) []Note {
 // onEval judges a script run on lock keys (a compare-and-delete release,
 // typically) by the key's value before and after it.
 func (a *Annotator) onEval(e Event) []Note {
-	keys, token, _ := EvalKeys(e.Args)
+	keys, token, _ := lockargs.EvalKeys(e.Args)
 	var notes []Note
 	for _, key := range keys {
 		before, ok1 := e.before(key)

@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -287,4 +288,20 @@ func CheckArity(words []string) error {
 		return &ArityError{Command: strings.ToLower(strings.ReplaceAll(c.Name, " ", "|"))}
 	}
 	return nil
+}
+
+// Near are the Redis commands that start like word, when they
+// are few enough to be a useful suggestion.
+func Near(word string) []string {
+	var near []string
+	for _, n := range Names() {
+		if len(word) >= 2 && strings.HasPrefix(n, strings.ToUpper(word[:2])) {
+			near = append(near, n)
+		}
+	}
+	sort.Strings(near)
+	if len(near) > 8 {
+		return nil
+	}
+	return near
 }

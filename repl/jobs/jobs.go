@@ -132,7 +132,7 @@ func (j *Jobs) nameGroups(list []*syntax.Stmt) []string {
 // jobName picks a job's session name from its command line.
 func jobName(st *syntax.Stmt, i int) string {
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
-		if name := words.JobName(words.Literals(call.Args)); name != "" {
+		if name := JobName(words.Literals(call.Args)); name != "" {
 			return name
 		}
 	}
@@ -159,7 +159,7 @@ func nameWord(st *syntax.Stmt) *syntax.Word {
 	if !ok {
 		return nil
 	}
-	if _, lit := words.Literal(call.Args[1]); words.NamedByArgument(first) && !lit {
+	if _, lit := words.Literal(call.Args[1]); NamedByArgument(first) && !lit {
 		return call.Args[1]
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/locklab/locklab/repl/load/progress"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -130,17 +131,17 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 
 // measure runs the workers and reads the resource into stats; the error
 // is the first worker's, or the final read's.
-func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Conn, progress io.Writer, stats *Stats) error {
-	var bar *progressBar
-	if progress != nil {
-		bar = newProgressBar(progress, r.cfg, &r.c)
+func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Conn, progressTo io.Writer, stats *Stats) error {
+	var bar *progress.Bar
+	if progressTo != nil {
+		bar = newProgressBar(progressTo, r.cfg, &r.c)
 	}
 	start := time.Now()
 	err := r.runWorkers(ctx, dial)
 	stats.Elapsed = time.Since(start)
 	stats.Interrupted = ctx.Err() != nil
 	if bar != nil {
-		bar.finish()
+		bar.Finish()
 	}
 	resource, readErr := r.finalRead(ctx, ctl)
 	r.c.fill(stats)

@@ -82,7 +82,7 @@ func argsOf(ws []*syntax.Word) (args []string, known []bool) {
 
 // nearest suggests the lab word closest to a typo.
 func nearest(word string) string {
-	if best := words.Nearest(word); best != "" {
+	if best := Nearest(word); best != "" {
 		return fmt.Sprintf(" (did you mean %s? host programs never run here)", best)
 	}
 	return " (host programs never run here; help lists what does)"

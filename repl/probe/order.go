@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/lockargs"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -96,7 +97,7 @@ func (f *Flight) answer(end time.Time, args []string, reply resp.Reply, st State
 // ... NX answered OK, or a SETNX answered 1: the key then holds its
 // token) and the values it found.
 func readKeys(args []string, reply resp.Reply, st States) (acquired check.KeyState, seen []check.KeyState) {
-	key, token, _, isNX := check.IsSetNX(args)
+	key, token, _, isNX := lockargs.IsSetNX(args)
 	won := isNX && ((reply.Kind == resp.Status && reply.Str == "OK") || (reply.Kind == resp.Int && reply.Int == 1))
 	for _, s := range slices.Concat(st.Before, st.After) {
 		if won && s.Key == key && s.Exists && s.Value == token {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/lockargs"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -19,7 +20,7 @@ type plan struct {
 // (read before: whose lock is deleted), an EVAL/EVALSHA on lock keys (read
 // before and after: released or kept).
 func planFor(args []string, isLock func(string) bool) (plan, bool) {
-	if key, _, _, ok := check.IsSetNX(args); ok {
+	if key, _, _, ok := lockargs.IsSetNX(args); ok {
 		return plan{after: []string{key}}, true
 	}
 	switch strings.ToUpper(args[0]) {
@@ -27,7 +28,7 @@ func planFor(args []string, isLock func(string) bool) (plan, bool) {
 		keys := lockKeys(args[1:], isLock)
 		return plan{before: keys}, len(keys) > 0
 	case "EVAL", "EVALSHA":
-		all, _, _ := check.EvalKeys(args)
+		all, _, _ := lockargs.EvalKeys(args)
 		keys := lockKeys(all, isLock)
 		return plan{before: keys, after: keys}, len(keys) > 0
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/lockargs"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -56,7 +57,7 @@ func (p *Prober) Middleware() session.Middleware {
 func (p *Prober) plan(args []string) (plan, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if key, _, _, ok := check.IsSetNX(args); ok {
+	if key, _, _, ok := lockargs.IsSetNX(args); ok {
 		p.locks[key] = true
 	}
 	return planFor(args, func(k string) bool { return p.locks[k] || strings.HasPrefix(k, "lock:") })

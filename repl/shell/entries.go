@@ -9,7 +9,9 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/lines"
+	"github.com/locklab/locklab/repl/precheck"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
 )
@@ -87,8 +89,8 @@ func (e *entries) failed(err error) bool {
 		e.flush(context.Background())
 		perr.Pos = syntax.NewPos(perr.Pos.Offset(), perr.Pos.Line()+uint(e.base), perr.Pos.Col())
 		_, stderr := e.s.out.Writers(session.Main)
-		fmt.Fprintln(stderr, Describe(perr))
-		if hint := words.PasteHint(e.feed.Entry()); hint != "" && !e.s.said(hint) {
+		fmt.Fprintln(stderr, words.Describe(perr))
+		if hint := lines.PasteHint(e.feed.Entry()); hint != "" && !e.s.said(hint) {
 			fmt.Fprintln(stderr, hint)
 		}
 		e.s.setStatus(perr)
@@ -136,16 +138,16 @@ func (e *entries) flush(ctx context.Context) {
 // once its jobs are done.
 func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 	f := &syntax.File{Stmts: stmts}
-	if uses := words.Positionals(f); uses > len(e.r.Params) && !e.s.said("$") {
+	if uses := precheck.Positionals(f); uses > len(e.r.Params) && !e.s.said("$") {
 		_, stderr := e.s.out.Writers(session.Main)
 		fmt.Fprintf(stderr, "locklab: this uses $%d, which is empty at the prompt: a pasted script body needs its argument (run the file: ./book_no_lock.sh alice)\n", uses)
 	}
-	jobs := e.s.jobs.Name(f)
-	e.s.beginRun(len(jobs) > 0, jobs)
-	return e.withEntry(ctx, entryKind{waits: calls(f, "wait"), jobs: startsJobs(f)}, func(ctx context.Context) error {
+	named := e.s.jobs.Name(f)
+	e.s.beginRun(len(named) > 0, named)
+	return e.withEntry(ctx, entryKind{waits: jobs.Calls(f, "wait"), jobs: jobs.Starts(f)}, func(ctx context.Context) error {
 		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
 		e.s.out.Flush()
-		if len(jobs) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil && e.s.rec.Judged() {
+		if len(named) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil && e.s.rec.Judged() {
 			mainOut, _ := e.s.out.Writers(session.Main)
 			e.s.verdict(ctx, mainOut)
 		}
@@ -180,7 +182,7 @@ func (e *entries) withEntry(parent context.Context, kind entryKind, f func(conte
 	if kind.quiet {
 		return err
 	}
-	if msg := Describe(err); msg != "" {
+	if msg := words.Describe(err); msg != "" {
 		_, stderr := e.s.out.Writers(session.Main)
 		fmt.Fprintln(stderr, msg)
 	}
@@ -200,30 +202,6 @@ func (e *entries) interrupt(cancel context.CancelFunc, waits bool) context.Cance
 			}
 		}
 	}
-}
-
-// startsJobs reports whether node starts a background job.
-func startsJobs(node syntax.Node) bool {
-	found := false
-	syntax.Walk(node, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.Stmt); ok && st.Background {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// calls reports whether node runs the command word name anywhere.
-func calls(node syntax.Node, name string) bool {
-	found := false
-	syntax.Walk(node, func(n syntax.Node) bool {
-		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 && call.Args[0].Lit() == name {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // endsInWait reports whether an entry's last command is `wait`: its jobs

@@ -44,7 +44,7 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 		sc = ownRun
 	}
 	err = s.run(context.WithValue(ctx, sessionKey{}, nil), r, src, sc)
-	if msg := Describe(err); msg != "" && ExitCode(err) == 2 {
+	if msg := words.Describe(err); msg != "" && words.ExitCode(err) == 2 {
 		return &words.Error{Status: 2, Msg: msg, Bare: true} // a syntax error or a typo, found before it ran
 	}
 	return err
@@ -55,24 +55,17 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 func (s *Shell) readScript(e *env, path string) ([]byte, error) {
 	full := path
 	if !filepath.IsAbs(full) {
-		full = filepath.Join(e.hc.Dir, path)
+		full = filepath.Join(s.cfg.Dir, path)
 	}
 	data, err := os.ReadFile(full)
-	if !errors.Is(err, fs.ErrNotExist) || s.cfg.Scripts == nil || filepath.IsAbs(path) {
+	own := s.files().OwnScript(full)
+	if !errors.Is(err, fs.ErrNotExist) || own == "" {
 		return data, err
 	}
-	dir, base := filepath.Split(filepath.Clean(path))
-	if dir != "" && filepath.Clean(dir) != "scripts" {
-		return data, err
+	if !s.said(own) {
+		fmt.Fprintf(e.hc.Stderr, "locklab: %s is not in this folder: running the lab's own scripts/%s\n", path, own)
 	}
-	own, ownErr := fs.ReadFile(s.cfg.Scripts, base)
-	if ownErr != nil {
-		return data, err
-	}
-	if !s.said(base) {
-		fmt.Fprintf(e.hc.Stderr, "locklab: %s is not in this folder: running the lab's own scripts/%s\n", path, base)
-	}
-	return own, nil
+	return fs.ReadFile(s.cfg.Scripts, own)
 }
 
 func fileProblem(err error) string {

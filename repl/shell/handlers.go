@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"mvdan.cc/sh/v3/interp"
@@ -177,73 +175,3 @@ type devNull struct{}
 func (devNull) Read([]byte) (int, error)    { return 0, io.EOF }
 func (devNull) Write(p []byte) (int, error) { return len(p), nil }
 func (devNull) Close() error                { return nil }
-
-// errNoHostFiles is what the lab's shell answers for a host path.
-var errNoHostFiles = errors.New("no such file (the lab sees only its own scripts and /dev/null)")
-
-// stat is how the interpreter looks at a file (test -e, -f, -s ...):
-// /dev/null and the lab's scripts are what they are; any other path is
-// "no such file", whatever is there. The call handler refuses such a
-// test first, with a message; this is the floor under it.
-func (s *Shell) stat(ctx context.Context, path string, follow bool) (fs.FileInfo, error) {
-	if path != "/dev/null" && !words.LabFile(s.fromStart(path)) {
-		return nil, &os.PathError{Op: "stat", Path: path, Err: errNoHostFiles}
-	}
-	info, err := os.Lstat(path)
-	if follow {
-		info, err = os.Stat(path)
-	}
-	if own := s.ownScript(path); errors.Is(err, fs.ErrNotExist) && own != "" {
-		return fs.Stat(s.cfg.Scripts, own)
-	}
-	return info, err
-}
-
-// access answers test -r, -w and -x as stat does: on a lab file only.
-// One of the lab's own scripts (embedded) can be read, not written or run.
-func (s *Shell) access(ctx context.Context, path string, mode interp.AccessMode) error {
-	if _, err := s.stat(ctx, path, true); err != nil {
-		return err
-	}
-	if _, err := os.Stat(path); err == nil {
-		return interp.DefaultAccessHandler()(ctx, path, mode)
-	}
-	if mode != interp.AccessRead {
-		return &os.PathError{Op: "access", Path: path, Err: fs.ErrPermission}
-	}
-	return nil
-}
-
-// readDir lists no folder: globbing stays off (set +f is refused), and
-// were it on, no pattern would match a host file.
-func (s *Shell) readDir(ctx context.Context, path string) ([]fs.DirEntry, error) {
-	return nil, &os.PathError{Op: "readdir", Path: path, Err: errNoHostFiles}
-}
-
-// ownScript is the name of the lab's own (embedded) script that path,
-// relative to the folder locklab started in, stands for when that folder
-// lacks it: x.sh or scripts/x.sh is x.sh. "" when there is none.
-func (s *Shell) ownScript(path string) string {
-	rel := s.fromStart(path)
-	if rel == "" || s.cfg.Scripts == nil {
-		return ""
-	}
-	dir, base := filepath.Split(rel)
-	if dir != "" && filepath.Clean(dir) != "scripts" {
-		return ""
-	}
-	if _, err := fs.Stat(s.cfg.Scripts, base); err != nil {
-		return ""
-	}
-	return base
-}
-
-// fromStart is path (absolute, as the interpreter gives it) relative to
-// the folder locklab started in, or "".
-func (s *Shell) fromStart(path string) string {
-	rel, err := filepath.Rel(s.cfg.Dir, path)
-	if err != nil {
-		return ""
-	}
-	return rel
-}

@@ -8,6 +8,7 @@ import (
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // TestJobLimit: past the limit of background jobs, the shell that starts
@@ -24,8 +25,8 @@ func TestJobLimit(t *testing.T) {
 	}
 	script := "for i in 1 2 3 4 5; do { sleep 0.2; echo \"ran $i\"; } & done; echo not reached"
 	err = sh.Run(context.Background(), Source{Lines: lines.From(strings.NewReader(script)), Whole: true})
-	if ExitCode(err) != 1 || Describe(err) != "" {
-		t.Errorf("status %d and %q, want 1 and nothing more to say (the error is already printed)", ExitCode(err), Describe(err))
+	if words.ExitCode(err) != 1 || words.Describe(err) != "" {
+		t.Errorf("status %d and %q, want 1 and nothing more to say (the error is already printed)", words.ExitCode(err), words.Describe(err))
 	}
 	const want = "locklab: too many background jobs (3 running): the lab runs at most 3 at once"
 	if got := errOut.String(); strings.Count(got, want) != 1 {

@@ -116,9 +116,9 @@ func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if uses := words.Positionals(f); uses > len(src.Args) && src.Name != "" {
+	if uses := precheck.Positionals(f); uses > len(src.Args) && src.Name != "" {
 		_, stderr := s.out.Writers(session.Main)
-		fmt.Fprintln(stderr, words.MissingArgs(src.Name, uses, len(src.Args)))
+		fmt.Fprintln(stderr, precheck.MissingArgs(src.Name, uses, len(src.Args)))
 	}
 	jobs := s.jobs.Name(f)
 	if top {
@@ -191,7 +191,7 @@ func (s *Shell) finish(name string, err error, outermost bool) error {
 		fmt.Fprintf(mainOut, "%s: all %d expectations held\n", name, expects)
 	}
 	s.out.Flush()
-	if (failed > 0 || outermost && s.rec.AnyFailed()) && (err == nil || asStatus(err) == interp.ExitStatus(1)) {
+	if (failed > 0 || outermost && s.rec.AnyFailed()) && (err == nil || words.AsStatus(err) == interp.ExitStatus(1)) {
 		return interp.ExitStatus(1)
 	}
 	return err
@@ -205,5 +205,5 @@ func (s *Shell) Timeline(ctx context.Context) timeline.Timeline {
 // DrawTimeline draws the run's timeline on the lab's output, width
 // columns wide.
 func (s *Shell) DrawTimeline(ctx context.Context, width int) {
-	s.out.Drawing(words.Draw(s.Timeline(ctx), s.out, width, false))
+	s.out.Drawing(s.out.Draw(s.Timeline(ctx), width, false))
 }

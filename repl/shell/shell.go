@@ -1,9 +1,6 @@
 package shell
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -11,10 +8,10 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/hostfs"
 	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
@@ -94,11 +91,14 @@ func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params .
 		interp.CallHandler(s.call),
 		interp.ExecHandlers(s.execMiddleware),
 		interp.OpenHandler(s.open),
-		interp.StatHandler(s.stat),
-		interp.AccessHandler(s.access),
-		interp.ReadDirHandler2(s.readDir),
+		interp.StatHandler(s.files().Stat),
+		interp.AccessHandler(s.files().Access),
+		interp.ReadDirHandler2(s.files().ReadDir),
 	)
 }
+
+// files is what the shell may see of the host's files.
+func (s *Shell) files() hostfs.Files { return hostfs.Files{Dir: s.cfg.Dir, Scripts: s.cfg.Scripts} }
 
 // Close stops what the lab started (a failover lab's servers).
 func (s *Shell) Close() { s.lab.Close() }
@@ -109,7 +109,7 @@ func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }
 func (s *Shell) setStatus(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.lastStatus = asStatus(err)
+	s.lastStatus = words.AsStatus(err)
 }
 
 // said reports whether what was already said once, and notes it said.
@@ -130,51 +130,4 @@ func (s *Shell) status() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lastStatus
-}
-
-// ExitCode is the process exit status for a run's error: the script's own
-// status, 2 for a syntax error, 130 for Ctrl-C, 1 for anything else.
-func ExitCode(err error) int {
-	if status, ok := asStatus(err).(interp.ExitStatus); ok {
-		return int(status)
-	}
-	return 0
-}
-
-func asStatus(err error) error {
-	var perr syntax.ParseError
-	var status interp.ExitStatus
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &status):
-		return status
-	case errors.As(err, &perr):
-		return interp.ExitStatus(2)
-	case errors.Is(err, context.Canceled):
-		return interp.ExitStatus(130)
-	}
-	if e, ok := words.AsError(err); ok {
-		return interp.ExitStatus(e.Status)
-	}
-	return interp.ExitStatus(1)
-}
-
-// Describe words an error from Run for the user, or returns "" when there
-// is nothing to say (a plain exit status).
-func Describe(err error) string {
-	var perr syntax.ParseError
-	var status interp.ExitStatus
-	switch {
-	case err == nil, errors.As(err, &status):
-		return ""
-	case errors.Is(err, context.Canceled):
-		return "(interrupted)"
-	case errors.As(err, &perr):
-		return fmt.Sprintf("locklab: %v", perr)
-	}
-	if e, ok := words.AsError(err); ok && (e.Msg == "" || e.Bare) {
-		return e.Msg // already reported (""), or in another program's words
-	}
-	return "locklab: " + err.Error()
 }

@@ -1,7 +1,6 @@
 package words_test
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/locklab/locklab/repl/words"
@@ -143,49 +142,6 @@ func TestClassifyTable(t *testing.T) {
 	}
 	if len(seen) == 0 {
 		t.Fatal("the table is empty")
-	}
-}
-
-func TestClassifyJobName(t *testing.T) {
-	for _, c := range []struct {
-		what  string
-		words []string
-		want  string
-	}{
-		{"./book_no_lock.sh alice & shows as alice (the lesson's bidder)", []string{"./book_no_lock.sh", "alice"}, "alice"},
-		{"./x.sh & shows as x (the script's name)", []string{"./x.sh"}, "x"},
-		{"book carol & shows as carol (a bidder's macro)", []string{"book", "carol"}, "carol"},
-		{"@bob GET k & shows as bob", []string{"@bob", "GET", "k"}, "bob"},
-		{"run x.lab & shows as x (the file's name)", []string{"run", "x.lab"}, "x"},
-		{"run $f & is named at run time, not \"run\"", []string{"run"}, ""},
-		{"bash ./b.sh dave & shows as dave (the script's bidder)", []string{"bash", "./b.sh", "dave"}, "dave"},
-		{"GET k & names no session", []string{"GET", "k"}, ""},
-	} {
-		t.Run(c.what, func(t *testing.T) {
-			if got := words.JobName(c.words); got != c.want {
-				t.Errorf("JobName(%q) = %q, want %q", c.words, got, c.want)
-			}
-		})
-	}
-}
-
-func TestClassifyRedisPart(t *testing.T) {
-	for _, c := range []struct {
-		what   string
-		fields []string
-		want   []string
-	}{
-		{"@a GET k sends GET k", []string{"@a", "GET", "k"}, []string{"GET", "k"}},
-		{"redis-cli -p 1 --raw GET k sends GET k", []string{"redis-cli", "-p", "1", "--raw", "GET", "k"}, []string{"GET", "k"}},
-		{"docker exec -it redis-lesson redis-cli GET k sends GET k",
-			[]string{"docker", "exec", "-it", "redis-lesson", "redis-cli", "GET", "k"}, []string{"GET", "k"}},
-		{"GET k is itself", []string{"GET", "k"}, []string{"GET", "k"}},
-	} {
-		t.Run(c.what, func(t *testing.T) {
-			if got := words.RedisPart(c.fields); !slices.Equal(got, c.want) {
-				t.Errorf("RedisPart(%q) = %q, want %q", c.fields, got, c.want)
-			}
-		})
 	}
 }
 

@@ -48,7 +48,7 @@ func helpCommand(env Env, words []string) error {
 	cmd, _ := commands.Lookup(words)
 	if cmd == nil {
 		hint := ""
-		if near := NearCommands(words[0]); len(near) > 0 {
+		if near := commands.Near(words[0]); len(near) > 0 {
 			hint = " (did you mean " + strings.Join(near, ", ") + "?)"
 		}
 		return Failf("help: no command called %q%s", strings.Join(words, " "), hint)

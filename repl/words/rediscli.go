@@ -96,7 +96,7 @@ func docker(ctx context.Context, env Env, args []string) error {
 // docker, -t gives redis-cli a terminal (TTY format); without it redis-cli
 // prints raw.
 func dockerExec(ctx context.Context, env Env, args []string) error {
-	tty, rest, err := dockerExecFlags(args)
+	tty, rest, err := DockerExecFlags(args)
 	if err != nil || len(rest) < 2 {
 		return Failf("usage: docker exec [-i] [-t] redis-lesson redis-cli [flags] CMD ...")
 	}
@@ -115,8 +115,8 @@ func dockerExec(ctx context.Context, env Env, args []string) error {
 	return redisCLI(ctx, env, rest[2:], mode)
 }
 
-// dockerExecFlags reads docker exec's options and says whether -t was one.
-func dockerExecFlags(args []string) (tty bool, rest []string, err error) {
+// DockerExecFlags reads docker exec's options and says whether -t was one.
+func DockerExecFlags(args []string) (tty bool, rest []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {

@@ -13,6 +13,8 @@ import (
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Word is one word of the lab language.
@@ -127,4 +129,53 @@ func AsError(err error) (*Error, bool) {
 	var e *Error
 	ok := errors.As(err, &e)
 	return e, ok
+}
+
+// ExitCode is the process exit status for a run's error: the script's own
+// status, 2 for a syntax error, 130 for Ctrl-C, 1 for anything else.
+func ExitCode(err error) int {
+	if status, ok := AsStatus(err).(interp.ExitStatus); ok {
+		return int(status)
+	}
+	return 0
+}
+
+// AsStatus is err as the interpreter's exit status: a run's own, 2 for a
+// syntax error, 130 for Ctrl-C, a word's failure's, else 1.
+func AsStatus(err error) error {
+	var perr syntax.ParseError
+	var status interp.ExitStatus
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &status):
+		return status
+	case errors.As(err, &perr):
+		return interp.ExitStatus(2)
+	case errors.Is(err, context.Canceled):
+		return interp.ExitStatus(130)
+	}
+	if e, ok := AsError(err); ok {
+		return interp.ExitStatus(e.Status)
+	}
+	return interp.ExitStatus(1)
+}
+
+// Describe words an error from a run for the user, or returns "" when there
+// is nothing to say (a plain exit status).
+func Describe(err error) string {
+	var perr syntax.ParseError
+	var status interp.ExitStatus
+	switch {
+	case err == nil, errors.As(err, &status):
+		return ""
+	case errors.Is(err, context.Canceled):
+		return "(interrupted)"
+	case errors.As(err, &perr):
+		return fmt.Sprintf("locklab: %v", perr)
+	}
+	if e, ok := AsError(err); ok && (e.Msg == "" || e.Bare) {
+		return e.Msg // already reported (""), or in another program's words
+	}
+	return "locklab: " + err.Error()
 }

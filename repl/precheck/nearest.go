@@ -1,37 +1,16 @@
-package words
+package precheck
 
-import (
-	"sort"
-	"strings"
-
-	"github.com/locklab/locklab/repl/commands"
-)
+import "github.com/locklab/locklab/repl/words"
 
 // Nearest is the lab word closest to a typo (within two edits), or "".
 func Nearest(word string) string {
 	best, bestDist := "", 3
-	for _, w := range Table() {
+	for _, w := range words.Table() {
 		if d := distance(word, w.Name); d < bestDist && w.Name != "." {
 			best, bestDist = w.Name, d
 		}
 	}
 	return best
-}
-
-// NearCommands are the Redis commands that start like word, when they
-// are few enough to be a useful suggestion.
-func NearCommands(word string) []string {
-	var near []string
-	for _, n := range commands.Names() {
-		if len(word) >= 2 && strings.HasPrefix(n, strings.ToUpper(word[:2])) {
-			near = append(near, n)
-		}
-	}
-	sort.Strings(near)
-	if len(near) > 8 {
-		return nil
-	}
-	return near
 }
 
 // distance is the Levenshtein distance between a and b.
