@@ -101,7 +101,7 @@ func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params .
 func (s *Shell) files() hostfs.Files { return hostfs.Files{Dir: s.cfg.Dir, Scripts: s.cfg.Scripts} }
 
 // Close stops what the lab started (a failover lab's servers).
-func (s *Shell) Close() { s.lab.Close() }
+func (s *Shell) Close() { s.lab.Close(); s.lab.Redlock().Down() }
 
 // RedisErrors is how many error replies Redis gave so far (for -e).
 func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }

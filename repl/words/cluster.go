@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/redlock"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/topology"
@@ -184,6 +185,9 @@ func pauseLink(ctx context.Context, env Env, c *cluster, cut bool) error {
 // crashWord is `crash primary`: SHUTDOWN NOSAVE NOW (SIGKILL if need be),
 // and nothing the proxy still holds is forwarded afterwards.
 func crashWord(ctx context.Context, env Env, args []string) error {
+	if len(args) == 2 && args[1] != "primary" {
+		return redlockWord(ctx, env, args)
+	}
 	c, _, err := clusterCommand(env, args, "primary")
 	if err != nil {
 		return err
@@ -249,6 +253,17 @@ func OnNode(ctx context.Context, env Env, name string, args []string) error {
 	t.Network, t.Addr, t.Embedded, t.DB, t.Role = "tcp", addr, false, 0, role
 	env.Sessions().Retarget(name, t)
 	return env.Dispatch(ctx, name, args[1:])
+}
+
+// redlockWord runs the words of package redlock on this shell's nodes.
+func redlockWord(ctx context.Context, env Env, args []string) error {
+	err := env.State().Redlock().Run(ctx, env, args)
+	if u, ok := err.(redlock.UsageError); ok {
+		return Usage(string(u))
+	} else if err != nil && ctx.Err() == nil {
+		return Failf("%v", err)
+	}
+	return err
 }
 
 // homeNote says which sessions moved back to the lab's own server.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/locklab/locklab/repl/redlock"
 	"github.com/locklab/locklab/repl/topology"
 )
 
@@ -14,7 +15,11 @@ type State struct {
 	mu      sync.Mutex
 	cluster *cluster
 	scripts map[string]string // script -> SHA1
+	redlock redlock.Lab       // lesson 5's nodes (safe on its own)
 }
+
+// Redlock is the Redlock lab's nodes and grants.
+func (l *State) Redlock() *redlock.Lab { return &l.redlock }
 
 // NewState makes an empty state.
 func NewState() *State { return &State{scripts: map[string]string{}} }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/locklab/locklab/repl/lab"
+	"github.com/locklab/locklab/repl/redlock"
 )
 
 // labWords are the lab's own words, in the order help lists them. (A
@@ -33,12 +34,16 @@ func labWords() []Word {
 			Summary: "a primary and a replica (real redis-server children, a proxy in their link) for the failover lab"},
 		{Name: "link", Kind: Lab, Run: linkWord, Usage: linkUsage,
 			Summary: "drop the replication stream (primary->replica, or both ways), keeping the connection open"},
-		{Name: "crash", Kind: Lab, Run: crashWord, Usage: "crash primary",
-			Summary: "SHUTDOWN NOSAVE NOW on the primary: nothing it had not replicated survives"},
+		{Name: "crash", Kind: Lab, Run: crashWord, Usage: "crash primary | " + redlock.CrashUsage,
+			Summary: "SHUTDOWN NOSAVE NOW on the primary (nothing unreplicated survives), or stop a redlock node (its data gone)"},
 		{Name: "promote", Kind: Lab, Run: promoteWord, Usage: "promote replica",
 			Summary: "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)"},
 		{Name: "replication", Kind: Lab, Run: replicationWord, Usage: "replication",
 			Summary: "both roles, the primary's and the replica's offsets, the bytes the link dropped"},
+		{Name: "redlock", Kind: Lab, Run: redlockWord, Usage: redlock.Usage,
+			Summary: "lesson 5: N independent nodes (A..E) and the Redlock algorithm, each node's answer shown"},
+		{Name: "clock", Kind: Lab, Run: redlockWord, Usage: redlock.ClockUsage, Summary: "move one redlock node's clock (and its TTLs)"},
+		{Name: "restart", Kind: Lab, Run: redlockWord, Usage: redlock.RestartUsage, Summary: "bring a crashed redlock node back, empty"},
 		{Name: "make", Kind: Lab, Run: makeWord, Usage: makeUsage,
 			Summary: "the lesson's Locks Lab: make break (plain DEL), make test (the Lua release), make load"},
 		{Name: "verdict", Kind: Lab, Run: verdictWord, Usage: "verdict",

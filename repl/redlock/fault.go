@@ -1,0 +1,75 @@
+package redlock
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/server"
+)
+
+// Crash stops node name at once: its data is gone, and it answers nothing
+// until restarted.
+func (l *Lab) Crash(name string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	nd, err := l.findLocked(name)
+	if err != nil {
+		return err
+	}
+	if nd.srv == nil {
+		return fmt.Errorf("node %s is already down", name)
+	}
+	nd.srv.Close()
+	nd.srv = nil
+	nd.gen++
+	return nil
+}
+
+// Restart brings node name back, empty (no persistence), on its own clock:
+// at once, or after delay on the lab's clock (the docs' "delayed
+// restarts"); done is called when it is up (or could not start).
+func (l *Lab) Restart(name string, delay time.Duration, base clock.Clock, done func(error)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	nd, err := l.findLocked(name)
+	if err != nil {
+		return err
+	}
+	if nd.srv != nil {
+		return fmt.Errorf("node %s is up: crash it first", name)
+	}
+	if delay <= 0 {
+		return l.startLocked(nd)
+	}
+	gen, life := nd.gen, l.life
+	go func() {
+		if base.Sleep(life, delay) != nil {
+			return
+		}
+		done(l.restartLater(nd, gen))
+	}()
+	return nil
+}
+
+// restartLater starts nd after its delay, unless it crashed again, was
+// restarted by hand, or the lab went down meanwhile.
+func (l *Lab) restartLater(nd *node, gen int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !slices.Contains(l.nodes, nd) || nd.gen != gen || nd.srv != nil {
+		return nil
+	}
+	return l.startLocked(nd)
+}
+
+// startLocked starts nd's server, empty. l.mu is held.
+func (l *Lab) startLocked(nd *node) error {
+	srv, err := server.StartEmbeddedClock(nd.clock)
+	if err != nil {
+		return fmt.Errorf("restart %s: %w", nd.name, err)
+	}
+	nd.srv = srv
+	return nil
+}

@@ -1,0 +1,117 @@
+package redlock
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// acquireWord is `redlock acquire KEY TOKEN [--ttl DUR] [--drift F]
+// [--timeout DUR]`, in the calling session's name.
+func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
+	o, err := parseOptions(args[2:])
+	if err != nil {
+		return err
+	}
+	holder, w := env.Session(), env.Stdout()
+	fmt.Fprintf(w, "%s: redlock acquire %s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], o.TTL, o.Drift, o.Timeout)
+	a, err := l.Acquire(ctx, env.Clock(), holder, args[0], args[1], o)
+	if a == nil {
+		return err
+	}
+	printAnswers(w, a.Set)
+	fmt.Fprintf(w, "  elapsed %v; validity = ttl - elapsed - drift = %.2fs\n", a.Elapsed.Round(time.Millisecond), a.Validity.Seconds())
+	if a.Released != nil {
+		printAnswers(w, a.Released)
+	}
+	fmt.Fprintln(w, "   ↳ "+a.Note(len(a.Set)))
+	return err
+}
+
+// Note is the attempt's conclusion, on n nodes.
+func (a *Attempt) Note(n int) string {
+	on := a.Nodes()
+	got := fmt.Sprintf("%d/%d (%s)", len(on), n, strings.Join(on, " "))
+	switch {
+	case a.Granted:
+		return fmt.Sprintf("%s holds %s on %s, valid for %.2fs", a.Holder, a.Key, got, a.Validity.Seconds())
+	case len(on) == 0:
+		return fmt.Sprintf("not acquired: 0/%d, nothing to release", n)
+	case len(on) == 1:
+		return fmt.Sprintf("not acquired: %s, released on it", got)
+	case len(on) == 2:
+		return fmt.Sprintf("not acquired: %s, released on both", got)
+	}
+	return fmt.Sprintf("not acquired: %s, validity %.2fs, released on all %d", got, a.Validity.Seconds(), len(on))
+}
+
+func parseOptions(args []string) (Options, error) {
+	o := Defaults
+	for i := 0; i < len(args); i += 2 {
+		if i+1 >= len(args) {
+			return o, UsageError(Usage)
+		}
+		var err error
+		switch args[i] {
+		case "--ttl":
+			o.TTL, err = time.ParseDuration(args[i+1])
+		case "--timeout":
+			o.Timeout, err = time.ParseDuration(args[i+1])
+		case "--drift":
+			o.Drift, err = strconv.ParseFloat(args[i+1], 64)
+		default:
+			err = UsageError(Usage)
+		}
+		if err != nil || o.TTL < time.Millisecond || o.Timeout <= 0 || o.Drift < 0 {
+			return o, UsageError(Usage)
+		}
+	}
+	return o, nil
+}
+
+// printAnswers prints each node's command and answer.
+func printAnswers(w io.Writer, answers []Answer) {
+	for _, a := range answers {
+		cmd := strings.Join(a.Args, " ")
+		if a.Args[0] == "EVAL" {
+			cmd = "EVAL <compare-and-delete> 1 " + strings.Join(a.Args[3:], " ")
+		}
+		fmt.Fprintf(w, "  %s  %s -> %s\n", a.Node, cmd, a.Text())
+	}
+}
+
+func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error {
+	answers, err := l.Release(ctx, env.Clock(), env.Session(), key, token, Defaults)
+	if answers == nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout(), "%s: redlock release %s\n", env.Session(), key)
+	printAnswers(env.Stdout(), answers)
+	var on []string
+	for _, a := range answers {
+		if a.Err == nil && a.Reply.Int == 1 {
+			on = append(on, a.Node)
+		}
+	}
+	fmt.Fprintf(env.Stdout(), "   ↳ released %s on %d/%d (%s)\n", key, len(on), len(answers), strings.Join(on, " "))
+	return err
+}
+
+// printVerdict prints TWO HOLDERS for each pair of overlapping grants, or
+// all clear.
+func (l *Lab) printVerdict(w io.Writer) {
+	found, grants := l.Verdict()
+	for _, f := range found {
+		fmt.Fprintln(w, "redlock verdict: "+f.String())
+	}
+	switch {
+	case len(found) > 0:
+	case grants == 0:
+		fmt.Fprintln(w, "redlock verdict: nothing granted yet")
+	default:
+		fmt.Fprintf(w, "redlock verdict: all clear: %d grant(s), never two holders at once\n", grants)
+	}
+}

@@ -1,0 +1,158 @@
+package redlock
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/locklab/locklab/repl/clock"
+)
+
+// Env is what the words need of the run: where lines go, the session a
+// command runs in (the holder's name), and the lab's clock.
+type Env interface {
+	Stdout() io.Writer
+	Session() string
+	Clock() clock.Clock
+}
+
+// UsageError is bad arguments: the usage line of the word.
+type UsageError string
+
+func (u UsageError) Error() string { return "usage: " + string(u) }
+
+// The words' usage lines.
+const (
+	Usage        = "redlock up [--nodes N] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
+	ClockUsage   = "clock jump NODE +DUR|-DUR"
+	CrashUsage   = "crash NODE"
+	RestartUsage = "restart NODE [--delay DUR]"
+)
+
+// Run runs one of the words redlock, clock, crash NODE, restart.
+func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
+	switch {
+	case args[0] == "redlock" && len(args) > 1:
+		return l.redlock(ctx, env, args[1], args[2:])
+	case args[0] == "clock" && len(args) == 4 && args[1] == "jump":
+		return l.jumpWord(env, args[2], args[3])
+	case args[0] == "crash" && len(args) == 2:
+		if err := l.Crash(args[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout(), "node %s crashed: its data is gone\n", args[1])
+		return nil
+	case args[0] == "restart":
+		return l.restartWord(env, args[1:])
+	}
+	return usageOf(args[0])
+}
+
+func usageOf(word string) error {
+	switch word {
+	case "clock":
+		return UsageError(ClockUsage)
+	case "crash":
+		return UsageError(CrashUsage)
+	case "restart":
+		return UsageError(RestartUsage)
+	}
+	return UsageError(Usage)
+}
+
+func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) error {
+	switch {
+	case sub == "up":
+		return l.upWord(env, args)
+	case sub == "down" && len(args) == 0:
+		l.Down()
+		fmt.Fprintln(env.Stdout(), "redlock: nodes stopped")
+		return nil
+	case sub == "status" && len(args) <= 1:
+		return l.status(ctx, env.Stdout(), args)
+	case sub == "acquire" && len(args) >= 2:
+		return l.acquireWord(ctx, env, args)
+	case sub == "release" && len(args) == 2:
+		return l.releaseWord(ctx, env, args[0], args[1])
+	case sub == "verdict" && len(args) == 0:
+		l.printVerdict(env.Stdout())
+		return nil
+	}
+	return UsageError(Usage)
+}
+
+func (l *Lab) upWord(env Env, args []string) error {
+	n := 5
+	if len(args) == 2 && args[0] == "--nodes" {
+		v, err := strconv.Atoi(args[1])
+		if err != nil {
+			return UsageError(Usage)
+		}
+		n = v
+	} else if len(args) != 0 {
+		return UsageError(Usage)
+	}
+	if err := l.Up(n, env.Clock()); err != nil {
+		return err
+	}
+	ts, _ := l.targets()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.name
+	}
+	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), each embedded on its own clock; a majority is %d\n",
+		n, strings.Join(names, " "), n/2+1)
+	return nil
+}
+
+func (l *Lab) jumpWord(env Env, name, dur string) error {
+	d, err := time.ParseDuration(dur)
+	if err != nil || (dur[0] != '+' && dur[0] != '-') {
+		return UsageError(ClockUsage)
+	}
+	total, err := l.Jump(name, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout(), "node %s's clock jumped %s (now %s from the lab's clock): its TTLs moved with it\n",
+		name, dur, signed(total))
+	return nil
+}
+
+func signed(d time.Duration) string {
+	if d >= 0 {
+		return "+" + d.String()
+	}
+	return d.String()
+}
+
+func (l *Lab) restartWord(env Env, args []string) error {
+	var delay time.Duration
+	if len(args) == 3 && args[1] == "--delay" {
+		d, err := time.ParseDuration(args[2])
+		if err != nil || d < 0 {
+			return UsageError(RestartUsage)
+		}
+		delay = d
+	} else if len(args) != 1 {
+		return UsageError(RestartUsage)
+	}
+	name, w := args[0], env.Stdout()
+	done := func(err error) {
+		if err != nil {
+			fmt.Fprintf(w, "node %s: %v\n", name, err)
+		}
+	}
+	if err := l.Restart(name, delay, env.Clock(), done); err != nil {
+		return err
+	}
+	if delay > 0 {
+		fmt.Fprintf(w, "node %s restarts in %v, empty\n", name, delay)
+	} else {
+		fmt.Fprintf(w, "node %s restarted, empty (no persistence)\n", name)
+	}
+	return nil
+}
