@@ -20,6 +20,9 @@ type Embedded struct {
 	// so that commands on concurrent connections never set it back. Lock
 	// order: mu, then the clock's and miniredis's own locks.
 	mu sync.Mutex
+	// peers are the network connections the hook has seen (see
+	// followClock), under mu.
+	peers map[*mrserver.Peer]bool
 }
 
 // StartEmbedded starts an embedded Redis on 127.0.0.1 and an OS-chosen
@@ -36,7 +39,7 @@ func StartEmbedded() (*Embedded, error) { return StartEmbeddedClock(clock.Real{}
 // the server's time (SetTime) before each command.
 func StartEmbeddedClock(c clock.Clock) (*Embedded, error) {
 	m := miniredis.NewMiniRedis()
-	e := &Embedded{m: m, clock: c}
+	e := &Embedded{m: m, clock: c, peers: map[*mrserver.Peer]bool{}}
 	_, real := c.(clock.Real)
 	if !real {
 		m.SetTime(c.Now()) // before ClockTTL, which counts from the server's time
@@ -53,11 +56,30 @@ func StartEmbeddedClock(c clock.Clock) (*Embedded, error) {
 
 // followClock sets the server's time to the clock's before a command
 // runs; the expiry of keys follows on their next access.
-func (e *Embedded) followClock(*mrserver.Peer, string, ...string) bool {
+//
+// A command a Lua script calls (redis.call) passes through the hook too,
+// while the script holds the server's lock: setting the time then would
+// wait for ever. Such a command comes on a peer the hook has never seen
+// whose context is already set (a network connection's is set by its
+// first command, after the hook), so it runs on the script's time.
+func (e *Embedded) followClock(p *mrserver.Peer, _ string, _ ...string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if !e.peers[p] {
+		if p.Ctx != nil {
+			return false // inside a script
+		}
+		e.peers[p] = true
+		p.OnDisconnect(func() { e.forget(p) })
+	}
 	e.m.SetTime(e.clock.Now())
 	return false // the command runs as usual
+}
+
+func (e *Embedded) forget(p *mrserver.Peer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.peers, p)
 }
 
 // Addr is the host:port the embedded server listens on.

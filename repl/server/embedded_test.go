@@ -73,3 +73,25 @@ func TestRealClockTTL(t *testing.T) {
 		}
 	}
 }
+
+// TestVirtualClockEval: a script on a server with a clock of its own
+// runs (its redis.call commands do not wait for the time to be set) and
+// sees the clock's expiry.
+func TestVirtualClockEval(t *testing.T) {
+	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
+	e, err := server.StartEmbeddedClock(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := connect(t, e)
+	del := `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
+	do("SET", "k", "t", "PX", "500")
+	if r := do("EVAL", del, "1", "k", "t"); r.Int != 1 {
+		t.Errorf("EVAL compare-and-delete: %v, want 1", r)
+	}
+	do("SET", "k", "t", "PX", "500")
+	v.Advance(500 * time.Millisecond)
+	if r := do("EVAL", del, "1", "k", "t"); r.Int != 0 {
+		t.Errorf("EVAL after the TTL: %v, want 0 (expired)", r)
+	}
+}
