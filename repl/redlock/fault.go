@@ -29,7 +29,7 @@ func (l *Lab) Crash(name string) error {
 
 // Restart brings node name back, empty (no persistence), on its own clock:
 // at once, or after delay on the lab's clock (the docs' "delayed
-// restarts"); done is called when it is up (or could not start).
+// restarts"); done, if not nil, is called then with the start's error.
 func (l *Lab) Restart(name string, delay time.Duration, base clock.Clock, done func(error)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -48,7 +48,9 @@ func (l *Lab) Restart(name string, delay time.Duration, base clock.Clock, done f
 		if base.Sleep(life, delay) != nil {
 			return
 		}
-		done(l.restartLater(nd, gen))
+		if err := l.restartLater(nd, gen); done != nil {
+			done(err)
+		}
 	}()
 	return nil
 }

@@ -1,0 +1,146 @@
+package redlock_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/redlock"
+)
+
+var ctx = context.Background()
+
+// up starts n real embedded nodes, stopped when the test ends.
+func up(t *testing.T, n int) *redlock.Lab {
+	t.Helper()
+	l := &redlock.Lab{}
+	if err := l.Up(n, clock.Real{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Down)
+	return l
+}
+
+func acquire(t *testing.T, l *redlock.Lab, holder, token string) *redlock.Attempt {
+	t.Helper()
+	o := redlock.Defaults
+	o.TTL = 5 * time.Second
+	a, err := l.Acquire(ctx, clock.Real{}, holder, "lock:x", token, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func nodes(a *redlock.Attempt) string { return strings.Join(a.Nodes(), " ") }
+
+// TestMajority: all five grant; a second token gets nothing; with two
+// nodes down a majority still grants, with three it does not and the
+// attempt gives back what it got.
+func TestMajority(t *testing.T) {
+	l := up(t, 5)
+	if a := acquire(t, l, "alice", "a1"); !a.Granted || nodes(a) != "A B C D E" {
+		t.Fatalf("alice: granted %v on %q, want A..E", a.Granted, nodes(a))
+	}
+	if a := acquire(t, l, "bob", "b1"); a.Granted || nodes(a) != "" {
+		t.Fatalf("bob: granted %v on %q, want nothing", a.Granted, nodes(a))
+	}
+	if _, err := l.Release(ctx, clock.Real{}, "alice", "lock:x", "a1", redlock.Defaults); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"D", "E"} {
+		if err := l.Crash(n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := acquire(t, l, "bob", "b2"); !a.Granted || nodes(a) != "A B C" {
+		t.Fatalf("bob with D, E down: granted %v on %q, want A B C", a.Granted, nodes(a))
+	}
+	l.Crash("C")
+	a := acquire(t, l, "carol", "c1") // A and B still hold b2
+	if a.Granted || a.Released == nil {
+		t.Fatalf("carol with 2 nodes up: granted %v, released %v", a.Granted, a.Released)
+	}
+	if found, grants := l.Verdict(); len(found) != 0 || grants != 2 {
+		t.Errorf("verdict: %v, %d grants; want none, 2", found, grants)
+	}
+}
+
+// TestClockJump: C's clock jumps past the TTL: its key expires there
+// alone, bob gets C D E, and the verdict is TWO HOLDERS naming both.
+func TestClockJump(t *testing.T) {
+	l := up(t, 5)
+	l.Crash("D")
+	l.Crash("E")
+	acquire(t, l, "alice", "a1")
+	for _, n := range []string{"D", "E"} {
+		if err := l.Restart(n, 0, clock.Real{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Jump("C", 6*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if a := acquire(t, l, "bob", "b1"); !a.Granted || nodes(a) != "C D E" {
+		t.Fatalf("bob: granted %v on %q, want C D E", a.Granted, nodes(a))
+	}
+	found, _ := l.Verdict()
+	if len(found) != 1 || !strings.Contains(found[0].String(), "alice (A B C) and bob (C D E)") {
+		t.Errorf("verdict: %v, want TWO HOLDERS alice (A B C) and bob (C D E)", found)
+	}
+}
+
+// TestDelayedRestart: a node restarted with a delay answers nothing until
+// the delay has passed, then comes back empty.
+func TestDelayedRestart(t *testing.T) {
+	l := up(t, 3)
+	acquire(t, l, "alice", "a1")
+	l.Crash("A")
+	done := make(chan error, 1)
+	if err := l.Restart("A", 100*time.Millisecond, clock.Real{}, func(err error) { done <- err }); err != nil {
+		t.Fatal(err)
+	}
+	if a := acquire(t, l, "bob", "b1"); nodes(a) != "" || a.Set[0].Err == nil {
+		t.Fatalf("bob before A is back: %q, A answered %v", nodes(a), a.Set[0].Text())
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if a := acquire(t, l, "bob", "b2"); nodes(a) != "A" {
+		t.Fatalf("bob after A is back: %q, want A alone (empty)", nodes(a))
+	}
+}
+
+// env is a word's Env: lines in a buffer.
+type env struct{ out bytes.Buffer }
+
+func (e *env) Stdout() io.Writer  { return &e.out }
+func (e *env) Session() string    { return "alice" }
+func (e *env) Clock() clock.Clock { return clock.Real{} }
+
+// TestWords: the words print each node's command and answer, and the
+// note; bad arguments are a UsageError.
+func TestWords(t *testing.T) {
+	l, e := &redlock.Lab{}, &env{}
+	t.Cleanup(l.Down)
+	for _, line := range []string{"redlock up --nodes 3", "crash C", "redlock acquire lock:x t1 --ttl 2s"} {
+		if err := l.Run(ctx, e, strings.Fields(line)); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	for _, want := range []string{"  A  SET lock:x t1 NX PX 2000 -> OK\n", "  C  SET lock:x t1 NX PX 2000 -> no answer: node down\n",
+		"   ↳ alice holds lock:x on 2/3 (A B), valid for 1.9"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, e.out.String())
+		}
+	}
+	var u redlock.UsageError
+	if err := l.Run(ctx, e, []string{"clock", "jump", "A", "3s"}); !errors.As(err, &u) {
+		t.Errorf("clock jump A 3s (no sign): %v, want a usage error", err)
+	}
+}
