@@ -41,6 +41,8 @@ var (
 		"fencing.lab", "double-booking.lab", "locked-booking.lab",
 	}
 	failoverScripts = []string{"failover-fixes.lab", "failover.lab"}
+	// redlockScripts start their own embedded nodes (redlock up).
+	redlockScripts = []string{"redlock-crash-restart.lab", "redlock-clock-jump.lab", "redlock.lab"}
 )
 
 // TestLabScripts runs every script in scripts/ labRuns times on the
@@ -64,6 +66,10 @@ func TestLabScripts(t *testing.T) {
 		addr := redistest.Real(t, "--databases", fmt.Sprint(len(labScripts)*runs))
 		port := strings.TrimPrefix(addr, "127.0.0.1:")
 		runLabs(t, slots, labScripts, runs, func(n int) []string { return []string{"-p", port, "-n", fmt.Sprint(n)} })
+	})
+	t.Run("redlock", func(t *testing.T) {
+		t.Parallel()
+		runLabs(t, slots, redlockScripts, runs, nil)
 	})
 	t.Run("failover", func(t *testing.T) {
 		t.Parallel()
