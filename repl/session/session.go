@@ -119,6 +119,27 @@ func (s *Session) Stream(ctx, end context.Context, args []string, each func(Even
 	return err
 }
 
+// Lengths asks the server, on a connection of its own whose commands are
+// not events, how many elements each list in keys holds: -1 where it did
+// not say.
+func (s *Session) Lengths(ctx context.Context, keys []string) map[string]int64 {
+	out := map[string]int64{}
+	if len(keys) == 0 {
+		return out
+	}
+	conn := s.Untraced()
+	defer conn.Close()
+	for _, k := range keys {
+		r, err := conn.Do(ctx, []string{"LLEN", k})
+		if err != nil || r.Kind != resp.Int {
+			out[k] = -1
+			continue
+		}
+		out[k] = r.Int
+	}
+	return out
+}
+
 // Untraced is a fresh connection with the session's database and
 // credentials, whose commands are not events: for checks (expect) that
 // must not change what the run shows.

@@ -80,29 +80,10 @@ func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
 }
 
 // findings is the verdict as it stands: each slot judged by its length as
-// the server reports it now, then the lock findings.
+// the server reports it now (-1: unknown, which the verdict says rather
+// than guess 0), then the lock findings.
 func (s *Shell) findings(ctx context.Context) []check.Finding {
-	return s.rec.Verdict(s.slotLengths(ctx, s.rec.Slots()))
-}
-
-// slotLengths asks the server, on a connection of its own (no event is
-// recorded), how many bookings each slot holds now.
-func (s *Shell) slotLengths(ctx context.Context, slots []string) map[string]int64 {
-	out := map[string]int64{}
-	if len(slots) == 0 {
-		return out
-	}
-	conn := s.cfg.Sessions.Get(session.Main).Untraced()
-	defer conn.Close()
-	for _, k := range slots {
-		r, err := conn.Do(ctx, []string{"LLEN", k})
-		if err != nil || r.Kind != resp.Int {
-			out[k] = -1 // unknown: the verdict says so rather than guess 0
-			continue
-		}
-		out[k] = r.Int
-	}
-	return out
+	return s.rec.Verdict(s.cfg.Sessions.Get(session.Main).Lengths(ctx, s.rec.Slots()))
 }
 
 // embeddedGap says, under the embedded Redis's "unknown command" for a
