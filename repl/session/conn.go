@@ -186,7 +186,7 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 		return nil, ctx.Err()
 	}
 	if !plain {
-		return c.doEach(ctx, batch)
+		return c.doFirst(ctx, batch)
 	}
 	replies := make([]resp.Reply, 0, len(batch))
 	for i, cmd := range cmds {
@@ -206,18 +206,19 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	return replies, nil
 }
 
-// doEach sends the commands of a batch one at a time, for a batch that
-// cannot go in one pipeline.
-func (c *Conn) doEach(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
-	replies := make([]resp.Reply, 0, len(batch))
-	for _, args := range batch {
-		r, err := c.Do(ctx, args)
-		if err != nil {
-			return replies, err
-		}
-		replies = append(replies, r)
+// doFirst sends a batch's first command alone, and the rest as a batch
+// again (after a CLIENT REPLY ON, say, they may go in one pipeline).
+func (c *Conn) doFirst(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	first, err := c.Do(ctx, batch[0])
+	if err != nil {
+		return nil, err
 	}
-	return replies, nil
+	replies := []resp.Reply{first}
+	if len(batch) == 1 {
+		return replies, nil
+	}
+	rest, err := c.DoBatch(ctx, batch[1:])
+	return append(replies, rest...), err
 }
 
 // Stream sends args, a command after which the server keeps sending

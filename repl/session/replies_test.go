@@ -10,16 +10,21 @@ import (
 	"github.com/locklab/locklab/repl/resp"
 )
 
+// plainConn is a connection with no name to the server at addr, closed
+// when the test ends.
+func plainConn(t *testing.T, addr string, embedded bool) *Conn {
+	c := NewConn(Target{Network: "tcp", Addr: addr, Embedded: embedded}, "")
+	t.Cleanup(c.Close)
+	return c
+}
+
 // TestClientReply: after CLIENT REPLY OFF no reply is waited for (each
 // command's reply is resp.None) until CLIENT REPLY ON, which answers OK;
 // SKIP skips the next command's reply only. The replies that do come
 // belong to their own commands, sent alone or in a batch. Before, OFF
 // and SKIP waited for ever for a reply the server never sends.
 func TestClientReply(t *testing.T) {
-	addr := redistest.Real(t)
-	ctx := context.Background()
-	c := NewConn(Target{Network: "tcp", Addr: addr}, "")
-	defer c.Close()
+	ctx, c := context.Background(), plainConn(t, redistest.Real(t), false)
 	steps := []struct {
 		args string
 		want string // resp.Reply.String(); "" for resp.None
@@ -55,10 +60,7 @@ func TestClientReply(t *testing.T) {
 // that EXEC is not read, and the connection is closed after it, so the
 // next command's reply is its own.
 func TestClientReplyInTransaction(t *testing.T) {
-	addr := redistest.Real(t)
-	ctx := context.Background()
-	c := NewConn(Target{Network: "tcp", Addr: addr}, "")
-	defer c.Close()
+	ctx, c := context.Background(), plainConn(t, redistest.Real(t), false)
 	for _, s := range []struct{ args, want string }{
 		{"MULTI", "+OK"}, {"SET t 1", "+QUEUED"}, {"CLIENT REPLY OFF", "+QUEUED"}, {"INCR t", "+QUEUED"},
 		{"EXEC", "None"}, {"GET t", `"2"`}, {"PING", "+PONG"},
@@ -73,10 +75,7 @@ func TestClientReplyInTransaction(t *testing.T) {
 // TestClientReplyEmbedded: the embedded server has no CLIENT REPLY and
 // answers with an error, which is read; nothing else changes.
 func TestClientReplyEmbedded(t *testing.T) {
-	addr := redistest.Embedded(t)
-	ctx := context.Background()
-	c := NewConn(Target{Network: "tcp", Addr: addr, Embedded: true}, "")
-	defer c.Close()
+	ctx, c := context.Background(), plainConn(t, redistest.Embedded(t), true)
 	if r, err := c.Do(ctx, []string{"CLIENT", "REPLY", "OFF"}); err != nil || !r.IsError() {
 		t.Fatalf("CLIENT REPLY OFF on the embedded server: %v, %v; want its error", r, err)
 	}
