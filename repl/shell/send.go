@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/stream"
 )
 
 // redis sends args in the caller's session and prints the reply.
@@ -37,22 +38,25 @@ func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOn
 }
 
 // send sends args in session name; when print is set it prints the reply
-// as redis-cli would (with its timing for slow commands). Notes are
+// as redis-cli would (with its timing for slow commands), and every
+// message after a SUBSCRIBE or MONITOR (see package stream). Notes are
 // printed either way. The error is an exit status for a connection that
 // failed (already reported), or ctx's.
 func (s *Shell) send(ctx context.Context, e *env, name string, args []string, print bool) (resp.Reply, error) {
 	s.jobs.AtStart(e.hc)
 	s.rec.Sending(name, args)
 	sess := s.cfg.Sessions.Get(name)
-	ev, err := sess.Do(ctx, args)
-	if err != nil {
-		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
-	}
 	mode := s.cfg.Flags.Output
 	if !print {
 		mode = reply.Quiet
 	}
-	s.print.Deliver(e.hc.Stderr, s.stdoutFor(e.hc, name), ev, mode, s.cfg.Flags.ExitOnError)
+	out := s.stdoutFor(e.hc, name)
+	ev, err := stream.Do(ctx, sess, args, stream.Printer{Out: out, TTY: print && s.print.TTYFor(out, mode), Deliver: func(ev session.Event) {
+		s.print.Deliver(e.hc.Stderr, out, ev, mode, s.cfg.Flags.ExitOnError)
+	}})
+	if err != nil {
+		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
+	}
 	return ev.Reply, nil
 }
 
