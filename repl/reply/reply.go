@@ -112,8 +112,12 @@ func (p *Printer) annotate(w io.Writer, e session.Event) {
 		if lw, ok := w.(*output.LineWriter); !ok || lw.Stderr() {
 			w, _ = p.Out.Writers(e.Session) // captured or redirected: the notes go to the session's lines
 		}
+		who := ""
+		if e.Session != session.Main && !p.Out.Gutters() {
+			who = e.Session + ": " // no gutter says whose note it is
+		}
 		for _, n := range notes {
-			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+n.Text))
+			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+who+n.Text))
 		}
 	})
 }
