@@ -151,3 +151,23 @@ func TestBounded(t *testing.T) {
 		t.Errorf("limit 4: %s", r.Summary())
 	}
 }
+
+// BenchmarkTwoBidders measures raw schedules per second on the issue's
+// two-bidder script (each schedule: a fresh embedded Redis, shell and
+// sessions over loopback TCP).
+func BenchmarkTwoBidders(b *testing.B) {
+	text, err := os.ReadFile("testdata/two-bidders.lab")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := Script{Name: "two-bidders.lab", Text: text, Dir: "../.."}
+	schedules := 0
+	for b.Loop() {
+		r, err := Explore(context.Background(), sc, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		schedules += r.Schedules
+	}
+	b.ReportMetric(float64(schedules)/b.Elapsed().Seconds(), "schedules/s")
+}

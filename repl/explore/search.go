@@ -56,6 +56,9 @@ func explore(ctx context.Context, sc Script, limit int, visit func(*outcome)) (*
 	}
 }
 
+// Failed reports whether any schedule failed.
+func (r *Result) Failed() bool { return r.shortest != nil }
+
 // add counts one schedule, and keeps it when it is the shortest failing
 // one so far: a bug verdict before a failure of the script alone, then
 // fewest steps, then the first found.
