@@ -35,6 +35,9 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if args[0] == jobs.StartWord {
 		return s.startJob(ctx, args)
 	}
+	if args[0] == "wait" && s.cfg.Tracker != nil {
+		s.cfg.Tracker.Waiting()
+	}
 	c := words.Classify(args, s.mode())
 	switch {
 	case c.Refusal != nil:
@@ -61,6 +64,9 @@ func (s *Shell) startJob(ctx context.Context, args []string) ([]string, error) {
 	}
 	if err != nil {
 		return nil, err // Ctrl-C
+	}
+	if s.cfg.Tracker != nil {
+		s.cfg.Tracker.JobStarting()
 	}
 	return []string{":"}, nil
 }
@@ -156,7 +162,12 @@ func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMod
 		return devNull{}, nil
 	}
 	if jobs.IsHook(path) {
-		return s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr), nil
+		hook := s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr)
+		if t := s.cfg.Tracker; t != nil {
+			t.JobBegins(ctx, interp.HandlerCtx(ctx).Env.Get(jobs.SessionVar).String())
+			return &trackedHook{ReadWriteCloser: hook, t: t}, nil
+		}
+		return hook, nil
 	}
 	if name, stderr, ok := jobs.SessionFile(path); ok {
 		out, errOut := s.out.Writers(name)
