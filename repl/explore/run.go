@@ -15,6 +15,7 @@ import (
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // Script is what to explore: a lab script's text and how to run it.
@@ -93,10 +94,10 @@ func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, 
 	if driveErr != nil {
 		return 0, driveErr
 	}
-	if msg := shell.Describe(runErr); msg != "" {
-		return shell.ExitCode(runErr), &scriptError{msg}
+	if msg := words.Describe(runErr); msg != "" {
+		return words.ExitCode(runErr), &scriptError{msg}
 	}
-	return shell.ExitCode(runErr), nil
+	return words.ExitCode(runErr), nil
 }
 
 // scriptError is a script that could not run (a syntax error, say).
