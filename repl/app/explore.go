@@ -33,7 +33,7 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 		err = r.Report(ctx, stdout, sc)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "locklab: explore %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "locklab: explore: %s: %v\n", name, err)
 		return 2
 	}
 	if r.Failed() {

@@ -7,21 +7,23 @@ import (
 )
 
 // drive lets the run's goroutines go one at a time until the script
-// ends. It returns errStalled when nothing could be decided for
-// stallAfter of wall-clock time.
+// ends. It returns a *StuckError when the schedule cannot go on: nothing
+// decided for stallAfter of wall-clock time, only polls left that nothing
+// can change, or more than maxSteps steps.
 func (s *sched) drive() error {
 	watchdog := time.AfterFunc(stallAfter, s.stall)
 	defer watchdog.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
-		for s.active > 0 && !s.stalled {
+		for s.active > 0 && s.err == nil {
 			s.cond.Wait()
 		}
+		stepped := s.err == nil && s.step()
 		switch {
-		case s.stalled:
-			return errStalled
-		case s.step():
+		case s.err != nil:
+			return s.err
+		case stepped:
 			watchdog.Reset(stallAfter)
 		case s.finished:
 			return nil
@@ -31,10 +33,13 @@ func (s *sched) drive() error {
 	}
 }
 
+// stall stops a schedule that nothing moved on for stallAfter.
 func (s *sched) stall() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stalled = true
+	if s.err == nil {
+		s.err = s.stalled()
+	}
 	s.cond.Broadcast()
 }
 
@@ -42,7 +47,9 @@ func (s *sched) stall() {
 // scheduler: a job starts (by name), a sleeper whose time has come wakes
 // (in the order they fell asleep), a session's command goes (the
 // choice), or, when none can, virtual time moves to the next deadline.
-// It reports false when nothing waits. Called with s.mu held.
+// A poll that would only read again what it has just read waits for
+// something else to happen first (see repeats). It reports false when
+// nothing waits. Called with s.mu held.
 func (s *sched) step() bool {
 	switch {
 	case len(s.starts) > 0:
@@ -50,16 +57,40 @@ func (s *sched) step() bool {
 		s.grant(&s.starts, 0)
 	case len(s.sleepers) > 0 && !s.sleepers[0].deadline.After(s.v.Now()):
 		s.grant(&s.sleepers, 0)
-	case len(s.turns) > 0:
-		sortTickets(s.turns)
-		i := s.choose(len(s.turns))
-		s.steps = append(s.steps, s.turns[i].name+" "+s.turns[i].what)
-		s.grant(&s.turns, i)
+	case s.turn():
 	case len(s.sleepers) > 0:
 		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
+		s.moved = true
+	case len(s.turns) > 0:
+		s.err = s.spinning()
 	default:
 		return false
 	}
+	return true
+}
+
+// turn lets one waiting command go, the choice among those that are not
+// repeats; it reports false when there is none.
+func (s *sched) turn() bool {
+	sortTickets(s.turns)
+	var can []int
+	for i, t := range s.turns {
+		if !s.repeats(t) {
+			can = append(can, i)
+		}
+	}
+	if len(can) == 0 {
+		return false
+	}
+	if len(s.steps) >= maxSteps {
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(maxSteps) + " steps and has not ended: a loop that never ends?"}
+		return true
+	}
+	t := s.turns[can[s.choose(len(can))]]
+	s.last, s.moved = t.name+" "+t.what, false
+	s.steps = append(s.steps, s.last)
+	s.inflight = append(s.inflight, s.last)
+	s.grant(&s.turns, slices.Index(s.turns, t))
 	return true
 }
 

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -14,11 +13,14 @@ import (
 )
 
 // stallAfter bounds, in wall-clock time, how long one schedule may go
-// without the scheduler being able to decide anything (a goroutine
-// blocked somewhere it cannot see): the run is stopped and reported.
-const stallAfter = 10 * time.Second
+// without the scheduler being able to decide anything (a command the
+// server does not answer, a goroutine blocked somewhere it cannot see):
+// the run is stopped and reported as stuck.
+const stallAfter = 3 * time.Second
 
-var errStalled = errors.New("the run stalled: something waited where the scheduler cannot see it")
+// maxSteps bounds one schedule: a script still running after so many
+// steps (a loop that never ends) is stopped and reported as stuck.
+const maxSteps = 5000
 
 // sched runs one schedule: it is the run's gate (one command at a time),
 // its clock (virtual time) and its shell's tracker (jobs). It counts the
@@ -38,8 +40,11 @@ type sched struct {
 	jobs     int       // jobs started and not ended
 	waiters  int       // shells waiting for their jobs
 	finished bool      // the script's Run returned
-	stalled  bool
-	diverged bool // the replayed prefix did not fit the run (nondeterminism)
+	err      error     // why the schedule was stopped (a *StuckError)
+	inflight []string  // the commands let go whose reply has not come back
+	last     string    // the last step ("session command")
+	moved    bool      // virtual time moved since the last step
+	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
 	seq      int
 	choices  []choice // every choice point met, and what was picked
 	steps    []string // the commands, in the order they went
@@ -48,6 +53,7 @@ type sched struct {
 // ticket is a goroutine waiting for the scheduler.
 type ticket struct {
 	name, what string
+	args       []string  // a command's (turns only)
 	deadline   time.Time // sleepers only
 	seq        int
 	ok         chan struct{}
@@ -84,11 +90,21 @@ func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
 
 // Turn waits until the scheduler picks this command.
 func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
-	t := &ticket{name: name, what: strings.Join(args, " ")}
+	t := &ticket{name: name, what: strings.Join(args, " "), args: args}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
 	}
-	return func() {}, nil // the session stays active until it waits again
+	step := t.name + " " + t.what
+	return func() { s.replied(step) }, nil // the session stays active until it waits again
+}
+
+// replied takes a command whose reply came back off the in-flight list.
+func (s *sched) replied(step string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.inflight, step); i >= 0 {
+		s.inflight = slices.Delete(s.inflight, i, i+1)
+	}
 }
 
 // block puts t on list and waits until the scheduler lets it go (it
