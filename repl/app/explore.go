@@ -28,7 +28,7 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 	dir, _ := os.Getwd()
 	sc := explore.Script{Name: name, Text: text, Args: o.Args[2:], Scripts: o.Scripts, Dir: dir}
 	ctx := context.Background()
-	r, err := explore.Explore(ctx, sc, 0)
+	r, err := explore.Explore(ctx, sc, explore.Bound{})
 	if err == nil {
 		err = r.Report(ctx, stdout, sc)
 	}

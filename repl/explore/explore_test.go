@@ -78,7 +78,7 @@ func TestTwoBidders(t *testing.T) {
 		t.Fatalf("the model: %d schedules, %d failing; the issue says 6 and 4", wantAll, len(wantFailing))
 	}
 	var failing []string
-	r, err := explore(context.Background(), script(t, "testdata/two-bidders.lab"), 0, func(o *outcome) {
+	r, err := explore(context.Background(), script(t, "testdata/two-bidders.lab"), Bound{}, func(o *outcome) {
 		if len(o.bad) > 0 {
 			failing = append(failing, labels(o.steps))
 		}
@@ -102,14 +102,14 @@ func TestTwoBidders(t *testing.T) {
 // all of its schedules, expectations included.
 func TestShippedBookings(t *testing.T) {
 	began := time.Now()
-	r, err := Explore(context.Background(), script(t, "../../scripts/double-booking.lab"), 0)
+	r, err := Explore(context.Background(), script(t, "../../scripts/double-booking.lab"), Bound{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := r.Summary(); got != "explored 4 schedules (complete, raw): 4 DOUBLE BOOKING" || r.ExpectFailed != 0 {
 		t.Errorf("double-booking: %q, %d failed the script", got, r.ExpectFailed)
 	}
-	r, err = Explore(context.Background(), script(t, "../../scripts/locked-booking.lab"), 0)
+	r, err = Explore(context.Background(), script(t, "../../scripts/locked-booking.lab"), Bound{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestSameOutput(t *testing.T) {
 	sc := script(t, "testdata/two-bidders.lab")
 	var reports [2]string
 	for i := range reports {
-		r, err := Explore(context.Background(), sc, 0)
+		r, err := Explore(context.Background(), sc, Bound{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,11 +143,11 @@ func TestSameOutput(t *testing.T) {
 
 // TestBounded: a limit below the space says bounded, never complete.
 func TestBounded(t *testing.T) {
-	r, err := Explore(context.Background(), script(t, "testdata/two-bidders.lab"), 4)
+	r, err := Explore(context.Background(), script(t, "testdata/two-bidders.lab"), Bound{Schedules: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Schedules != 4 || r.Complete || !strings.Contains(r.Summary(), "(bounded, raw)") {
+	if r.Schedules != 4 || r.Complete || !strings.Contains(r.Summary(), "(bounded at 4 schedules, raw)") {
 		t.Errorf("limit 4: %s", r.Summary())
 	}
 }
@@ -163,7 +163,7 @@ func BenchmarkTwoBidders(b *testing.B) {
 	sc := Script{Name: "two-bidders.lab", Text: text, Dir: "../.."}
 	schedules := 0
 	for b.Loop() {
-		r, err := Explore(context.Background(), sc, 0)
+		r, err := Explore(context.Background(), sc, Bound{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -26,7 +26,7 @@ func groupName(kinds []check.Kind) string {
 func (r *Result) Summary() string {
 	bound := "complete"
 	if !r.Complete {
-		bound = "bounded"
+		bound = r.Bounded
 	}
 	keys := make([]string, 0, len(r.Groups))
 	for k := range r.Groups {

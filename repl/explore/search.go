@@ -6,13 +6,45 @@ import (
 	"fmt"
 )
 
-// DefaultLimit bounds a search that is not told otherwise.
-const DefaultLimit = 10000
+// Bound limits a search: it stops after Schedules schedules or once
+// Steps steps have run over all of them, whichever comes first (0: the
+// default). A bounded search says so in its summary.
+type Bound struct{ Schedules, Steps int }
+
+// The default bound: 10,000 schedules or 30,000 steps, a few seconds on
+// a busy 2-core machine.
+const (
+	DefaultSchedules = 10000
+	DefaultSteps     = 30000
+)
+
+// orDefault fills in the bound's zero fields.
+func (b Bound) orDefault() Bound {
+	if b.Schedules <= 0 {
+		b.Schedules = DefaultSchedules
+	}
+	if b.Steps <= 0 {
+		b.Steps = DefaultSteps
+	}
+	return b
+}
+
+// reached names the bound the search has reached, or "" for none.
+func (b Bound) reached(r *Result) string {
+	switch {
+	case r.Schedules >= b.Schedules:
+		return fmt.Sprintf("bounded at %d schedules", b.Schedules)
+	case r.Steps >= b.Steps:
+		return fmt.Sprintf("bounded at %d steps", b.Steps)
+	}
+	return ""
+}
 
 // Result is what a search found.
 type Result struct {
 	Schedules    int            // schedules run
-	Complete     bool           // every schedule was run (else the limit stopped the search)
+	Complete     bool           // every schedule was run
+	Bounded      string         // else the bound that stopped the search: "bounded at 30000 steps"
 	Groups       map[string]int // schedules by their verdict's bug kinds ("" for all clear)
 	ExpectFailed int            // schedules whose script failed (an expectation, say)
 	Steps        int            // steps run, over all schedules
@@ -22,16 +54,14 @@ type Result struct {
 
 // Explore runs sc once per schedule, depth first over the choice points
 // (which waiting session's command goes next), with no reduction, until
-// every schedule has run or limit (0: DefaultLimit) have.
-func Explore(ctx context.Context, sc Script, limit int) (*Result, error) {
-	return explore(ctx, sc, limit, func(*outcome) {})
+// every schedule has run or the bound is reached.
+func Explore(ctx context.Context, sc Script, b Bound) (*Result, error) {
+	return explore(ctx, sc, b, func(*outcome) {})
 }
 
 // explore is Explore, showing each schedule's outcome to visit.
-func explore(ctx context.Context, sc Script, limit int, visit func(*outcome)) (*Result, error) {
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
+func explore(ctx context.Context, sc Script, b Bound, visit func(*outcome)) (*Result, error) {
+	b = b.orDefault()
 	r := &Result{Groups: map[string]int{}}
 	var prefix []int
 	for {
@@ -49,7 +79,7 @@ func explore(ctx context.Context, sc Script, limit int, visit func(*outcome)) (*
 			r.Complete = true
 			return r, nil
 		}
-		if r.Schedules >= limit || ctx.Err() != nil {
+		if r.Bounded = b.reached(r); r.Bounded != "" || ctx.Err() != nil {
 			return r, ctx.Err()
 		}
 		prefix = next
