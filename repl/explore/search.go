@@ -61,6 +61,9 @@ func Explore(ctx context.Context, sc Script, b Bound) (*Result, error) {
 
 // explore is Explore, showing each schedule's outcome to visit.
 func explore(ctx context.Context, sc Script, b Bound, visit func(*outcome)) (*Result, error) {
+	if err := refuse(sc); err != nil {
+		return nil, err
+	}
 	b = b.orDefault()
 	r := &Result{Groups: map[string]int{}}
 	var prefix []int
