@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/session"
-	"github.com/locklab/locklab/repl/shell"
 )
 
 // stallAfter bounds, in wall-clock time, how long one schedule may go
@@ -63,9 +63,9 @@ type ticket struct {
 type choice struct{ pick, n int }
 
 var (
-	_ clock.Clock   = (*sched)(nil)
-	_ session.Gate  = (*sched)(nil)
-	_ shell.Tracker = (*sched)(nil)
+	_ clock.Clock  = (*sched)(nil)
+	_ session.Gate = (*sched)(nil)
+	_ jobs.Tracker = (*sched)(nil)
 )
 
 // newSched makes the scheduler of one schedule; the script's own

@@ -33,7 +33,8 @@ type Jobs struct {
 	arrived  map[string]bool     // barrier id/session -> that job has passed it
 	next     int
 	limit    limit
-	skip     bool // SkipBarriers: no job waits at a barrier
+	skip     bool    // Track: no job waits at a barrier
+	tracker  Tracker // Track's (nil: none)
 }
 
 // New makes a shell's jobs, at most max of them running at once (0:
@@ -259,15 +260,6 @@ func (j *Jobs) AtStart(hc interp.HandlerContext) {
 	case <-b.ready:
 	case <-time.After(barrierWait):
 	}
-}
-
-// SkipBarriers makes jobs start without waiting for the rest of their
-// group: for a scheduler (explore) that decides the order itself, and
-// must never wait on the wall clock.
-func (j *Jobs) SkipBarriers() {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.skip = true
 }
 
 func (j *Jobs) skipping() bool {

@@ -35,8 +35,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if args[0] == jobs.StartWord {
 		return s.startJob(ctx, args)
 	}
-	if args[0] == "wait" && s.cfg.Tracker != nil {
-		s.cfg.Tracker.Waiting()
+	if args[0] == "wait" {
+		s.jobs.Waiting()
 	}
 	c := words.Classify(args, s.mode())
 	switch {
@@ -64,9 +64,6 @@ func (s *Shell) startJob(ctx context.Context, args []string) ([]string, error) {
 	}
 	if err != nil {
 		return nil, err // Ctrl-C
-	}
-	if s.cfg.Tracker != nil {
-		s.cfg.Tracker.JobStarting()
 	}
 	return []string{":"}, nil
 }
@@ -162,12 +159,7 @@ func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMod
 		return devNull{}, nil
 	}
 	if jobs.IsHook(path) {
-		hook := s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr)
-		if t := s.cfg.Tracker; t != nil {
-			t.JobBegins(ctx, interp.HandlerCtx(ctx).Env.Get(jobs.SessionVar).String())
-			return &trackedHook{ReadWriteCloser: hook, t: t}, nil
-		}
-		return hook, nil
+		return s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr), nil
 	}
 	if name, stderr, ok := jobs.SessionFile(path); ok {
 		out, errOut := s.out.Writers(name)

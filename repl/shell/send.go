@@ -81,6 +81,10 @@ func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
 
 // findings is the verdict as it stands: each slot judged by its length as
 // the server reports it now, then the lock findings.
+// Findings is the verdict on the run so far, as the verdict line shows
+// it (explore groups schedules by it).
+func (s *Shell) Findings(ctx context.Context) []check.Finding { return s.findings(ctx) }
+
 func (s *Shell) findings(ctx context.Context) []check.Finding {
 	return s.rec.Verdict(s.slotLengths(ctx, s.rec.Slots()))
 }
