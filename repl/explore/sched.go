@@ -16,7 +16,7 @@ import (
 // without the scheduler being able to decide anything (a command the
 // server does not answer, a goroutine blocked somewhere it cannot see):
 // the run is stopped and reported as stuck.
-const stallAfter = 3 * time.Second
+var stallAfter = 3 * time.Second // a variable: tests shorten it
 
 // maxSteps bounds one schedule: a script still running after so many
 // steps (a loop that never ends) is stopped and reported as stuck.
