@@ -83,6 +83,10 @@ func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
 	return findings
 }
 
+// Findings is the verdict on the run so far, as the verdict line shows
+// it (explore groups schedules by it).
+func (s *Shell) Findings(ctx context.Context) []check.Finding { return s.findings(ctx) }
+
 // findings is the verdict as it stands: each slot judged by its length as
 // the server reports it now (-1: unknown, which the verdict says rather
 // than guess 0), then the lock findings.
