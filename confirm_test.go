@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/locklab/locklab/repl/redistest"
 )
@@ -182,4 +186,180 @@ func TestConfirmUnknownWordsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// confirmStreams are the commands after which the server keeps sending,
+// each with what is sent once redis-cli and locklab both stream: the
+// last of it is seen by both (the sign that each has printed all).
+var confirmStreams = []struct {
+	args     []string
+	embedded bool // the embedded Redis has the command (else both print its error and end)
+	traffic  [][]string
+}{
+	{[]string{"SUBSCRIBE", "news", "sport"}, true, [][]string{
+		{"PUBLISH", "news", "hi there"}, {"PUBLISH", "nobody", "lost"}, {"PUBLISH", "sport", "tab\there \"quoted\" caf\xc3\xa9 \x01"},
+		{"PUBLISH", "news", ""}, {"PUBLISH", "sport", "the end"}}},
+	{[]string{"PSUBSCRIBE", "n*", "s?ort"}, true, [][]string{
+		{"PUBLISH", "news", "hi"}, {"PUBLISH", "sport", "goal"}, {"PUBLISH", "nothing", "the end"}}},
+	{[]string{"SSUBSCRIBE", "news"}, false, [][]string{{"SPUBLISH", "news", "hi"}, {"SPUBLISH", "news", "the end"}}},
+	{[]string{"MONITOR"}, false, [][]string{
+		{"SET", "k", "v \"quoted\"\n"}, {"GET", "k"}, {"EVAL", "return redis.call('GET', KEYS[1])", "1", "k"}, {"ECHO", "the end"}}},
+}
+
+// TestConfirmStreams runs each of confirmStreams as `redis-cli -p PORT
+// CMD` and as `locklab -p PORT CMD` (one command as arguments), both at
+// once, raw, with --no-raw and with -3, on the embedded Redis and on
+// redis-server; sends the traffic, waits until both have printed its
+// last message, stops both with Ctrl-C (SIGINT), and compares what they
+// printed, byte for byte. Where the embedded Redis lacks the command,
+// both print its error and end. (MONITOR with -3 is left out: the HELLO 3
+// redis-cli sends shows on the monitor started before it.)
+func TestConfirmStreams(t *testing.T) {
+	cli := redisCLI(t)
+	locklab := redistest.NeedProgram(t, "locklab") // this test binary, as testscript put it on PATH
+	for kind, addr := range redistest.Servers(t) {
+		port := addr[strings.LastIndex(addr, ":")+1:]
+		for _, c := range confirmStreams {
+			if kind == "embedded" && !c.embedded {
+				t.Run(kind+"/"+c.args[0], func(t *testing.T) { confirmRefused(t, cli, locklab, port, c.args) })
+				continue
+			}
+			for _, mode := range [][]string{nil, {"--no-raw"}, {"-3", "--no-raw"}} {
+				if len(mode) == 2 && c.args[0] == "MONITOR" {
+					continue
+				}
+				t.Run(kind+"/"+strings.Join(append(mode, c.args...), " "), func(t *testing.T) {
+					confirmStream(t, []string{locklab, cli}, append(append([]string{"-p", port}, mode...), c.args...), addr, c.traffic)
+				})
+			}
+		}
+	}
+}
+
+// confirmStream starts each program with args, one after the other, each
+// once it has printed its subscriptions (so that MONITOR shows the same
+// commands to both); then sends traffic and compares.
+func confirmStream(t *testing.T, programs, args []string, addr string, traffic [][]string) {
+	conn := redistest.Dial(t, addr) // before the first MONITOR: it sends nothing on its own
+	ready := 1                      // MONITOR's OK
+	if i := slices.IndexFunc(args, isStreamCommand); args[i] != "MONITOR" {
+		ready = 3*(len(args)-i-1) + strings.Count(strings.Join(args, " "), "--no-raw") // each subscription's 3 lines, and the banner
+	}
+	var runs []*streamRun
+	for _, p := range programs {
+		r := startStream(t, p, args)
+		r.waitFor(t, func(out string) bool { return strings.Count(out, "\n") >= ready })
+		runs = append(runs, r)
+	}
+	for _, cmd := range traffic {
+		conn.Do(cmd...)
+	}
+	last := traffic[len(traffic)-1]
+	for _, r := range runs {
+		r.waitFor(t, func(out string) bool { return strings.Contains(out, last[len(last)-1]) })
+		r.cmd.Process.Signal(os.Interrupt)
+	}
+	locklab, cli := runs[0].wait(), runs[1].wait()
+	if locklab != cli {
+		t.Errorf("%q:\nredis-cli: %q\nlocklab:   %q\nlocklab's stderr: %q", args, cli, locklab, runs[0].stderr.String())
+	}
+}
+
+func isStreamCommand(arg string) bool {
+	return slices.Contains([]string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR"}, arg)
+}
+
+// confirmRefused: a stream the server refuses ends both programs, with
+// the same output. (Reached with -p, the embedded Redis is a server like
+// any to locklab: its hint on what the embedded Redis lacks is for its
+// own, tested in testdata/script/pubsub.txtar.)
+func confirmRefused(t *testing.T, cli, locklab, port string, args []string) {
+	args = append([]string{"-p", port}, args...)
+	want, _ := exec.Command(cli, args...).Output()
+	var got, errOut bytes.Buffer
+	cmd := exec.Command(locklab, args...)
+	cmd.Stdout, cmd.Stderr = &got, &errOut
+	cmd.Run()
+	if got.String() != string(want) || !strings.Contains(string(want), "unknown command") {
+		t.Errorf("%q:\nredis-cli: %q\nlocklab:   %q\nlocklab's stderr: %q", args, want, got.String(), errOut.String())
+	}
+}
+
+// streamRun is a program streaming in the background, its output read as
+// it comes.
+type streamRun struct {
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	out    bytes.Buffer
+	stderr bytes.Buffer
+	grew   chan struct{} // a value after each read, and closed at the end
+}
+
+func startStream(t *testing.T, program string, args []string) *streamRun {
+	r := &streamRun{cmd: exec.Command(program, args...), grew: make(chan struct{}, 1)}
+	r.cmd.Stderr = &r.stderr
+	pipe, err := r.cmd.StdoutPipe()
+	if err == nil {
+		err = r.cmd.Start()
+	}
+	if err != nil {
+		t.Fatalf("%s %q: %v", program, args, err)
+	}
+	t.Cleanup(func() { r.cmd.Process.Kill() })
+	go r.read(pipe)
+	return r
+}
+
+func (r *streamRun) read(pipe io.Reader) {
+	defer close(r.grew)
+	buf := make([]byte, 4096)
+	for {
+		n, err := pipe.Read(buf)
+		r.mu.Lock()
+		r.out.Write(buf[:n])
+		r.mu.Unlock()
+		select {
+		case r.grew <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// waitFor waits until what the program printed satisfies done.
+func (r *streamRun) waitFor(t *testing.T, done func(string) bool) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		r.mu.Lock()
+		out := r.out.String()
+		r.mu.Unlock()
+		if done(out) {
+			return
+		}
+		select {
+		case _, open := <-r.grew:
+			if !open && !done(r.output()) {
+				t.Fatalf("%s ended having printed %q; stderr %q", r.cmd.Path, r.output(), r.stderr.String())
+			}
+		case <-timeout:
+			t.Fatalf("%s printed %q and no more in 10 s; stderr %q", r.cmd.Path, out, r.stderr.String())
+		}
+	}
+}
+
+// wait waits for the program's end and returns all it printed.
+func (r *streamRun) wait() string {
+	for range r.grew {
+	}
+	r.cmd.Wait()
+	return r.output()
+}
+
+func (r *streamRun) output() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out.String()
 }

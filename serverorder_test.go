@@ -68,8 +68,8 @@ func orderRunsOn(t *testing.T, slots chan struct{}, runs int, flags func(n int) 
 }
 
 var (
-	acquiredNote = regexp.MustCompile(`↳ lock acquired: (\w+) holds lock:room:2pm`)
-	heldByNote   = regexp.MustCompile(`↳ lock not acquired: held by (\w+)`)
+	acquiredNote = regexp.MustCompile(`↳ (?:\w+: )?lock acquired: (\w+) holds lock:room:2pm`)
+	heldByNote   = regexp.MustCompile(`↳ (?:\w+: )?lock not acquired: held by (\w+)`)
 )
 
 // checkServerOrder reads a run's output: the notes, then the timeline.

@@ -57,6 +57,9 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr}
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
+	if isExplore(o) {
+		return runExplore(o, stdout, stderr) // servers of its own, one per schedule
+	}
 	target, stop, err := openTarget(&in.opts.Flags)
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)

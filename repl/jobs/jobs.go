@@ -33,6 +33,8 @@ type Jobs struct {
 	arrived  map[string]bool     // barrier id/session -> that job has passed it
 	next     int
 	limit    limit
+	skip     bool    // Track: no job waits at a barrier
+	tracker  Tracker // Track's (nil: none)
 }
 
 // New makes a shell's jobs, at most max of them running at once (0:
@@ -236,7 +238,7 @@ func setBarrier(st *syntax.Stmt, id string) {
 // variable, so later commands go straight on.
 func (j *Jobs) AtStart(hc interp.HandlerContext) {
 	v := hc.Env.Get(barrierVar)
-	if !v.IsSet() || v.String() == "" {
+	if !v.IsSet() || v.String() == "" || j.skipping() {
 		return
 	}
 	key := v.String() + "/" + hc.Env.Get(SessionVar).String()
@@ -258,6 +260,12 @@ func (j *Jobs) AtStart(hc interp.HandlerContext) {
 	case <-b.ready:
 	case <-time.After(barrierWait):
 	}
+}
+
+func (j *Jobs) skipping() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.skip
 }
 
 // SessionFile parses /dev/locklab/NAME[/err].

@@ -49,11 +49,11 @@ type run struct {
 	stop    func() bool
 }
 
-// Reserve takes a slot for the job about to start. At the limit, the
+// reserve takes a slot for the job about to start. At the limit, the
 // error names it (once for the run), and from then on no job of the run
 // starts another until they have all ended: the shell that tried stops,
 // and a fork bomb dies out.
-func (j *Jobs) Reserve(ctx context.Context) error {
+func (j *Jobs) reserve(ctx context.Context) error {
 	l := &j.limit
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -112,9 +112,9 @@ func (l *limit) release(done <-chan struct{}, r *run, n int) {
 	}
 }
 
-// Begin is a job's hook, opened as the job starts: it writes to stderr,
+// begin is a job's hook, opened as the job starts: it writes to stderr,
 // and its Close, as the job ends, frees the job's slot.
-func (j *Jobs) Begin(ctx context.Context, stderr io.Writer) io.ReadWriteCloser {
+func (j *Jobs) begin(ctx context.Context, stderr io.Writer) io.ReadWriteCloser {
 	l := &j.limit
 	l.mu.Lock()
 	defer l.mu.Unlock()

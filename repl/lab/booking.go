@@ -131,7 +131,7 @@ func bookLocked(ctx context.Context, env Env, args []string) error {
 // acquire is SET lock token NX PX ttl, tried again every 10 ms for up to
 // wait.
 func acquire(ctx context.Context, env Env, session, lock, token string, ttl, wait time.Duration) (bool, error) {
-	deadline := time.Now().Add(wait)
+	deadline := env.Now().Add(wait)
 	for {
 		r, err := env.Query(ctx, session, "SET", lock, token, "NX", "PX", millis(ttl))
 		if err := failed(env, session, session, r, err); err != nil {
@@ -140,7 +140,7 @@ func acquire(ctx context.Context, env Env, session, lock, token string, ttl, wai
 		if r.Kind == resp.Status && r.Str == "OK" {
 			return true, nil
 		}
-		if time.Now().After(deadline) {
+		if env.Now().After(deadline) {
 			return false, nil
 		}
 		if err := env.Sleep(ctx, 10*time.Millisecond); err != nil {
@@ -174,11 +174,11 @@ func releaseLock(ctx context.Context, env Env, session, how, lock, token string)
 // ours any more.
 func keepAlive(ctx context.Context, env Env, session, lock, token string, ttl, d time.Duration) error {
 	step := max(ttl/3, time.Millisecond)
-	for end := time.Now().Add(d); time.Now().Before(end); {
-		if err := env.Sleep(ctx, min(step, time.Until(end))); err != nil {
+	for end := env.Now().Add(d); env.Now().Before(end); {
+		if err := env.Sleep(ctx, min(step, end.Sub(env.Now()))); err != nil {
 			return err
 		}
-		if time.Now().Before(end) {
+		if env.Now().Before(end) {
 			r, err := extend(ctx, env, session, lock, token, ttl, false)
 			if err != nil || (r.Kind == resp.Int && r.Int == 0) {
 				return err // lost: working on without it is the bug the notes show

@@ -29,6 +29,9 @@ type Env interface {
 	Seats(slot string, n int64)
 	// Sleep waits, or stops early when ctx is cancelled.
 	Sleep(ctx context.Context, d time.Duration) error
+	// Now is the run's time: the wall clock's, or explore's virtual
+	// time. A macro never reads the wall clock itself.
+	Now() time.Time
 	// SHA and SetLoaded remember scripts loaded with SCRIPT LOAD on the
 	// lab's server, so they are loaded once (SHA is "" until then).
 	SHA(script string) string

@@ -229,6 +229,14 @@ func (o *Output) Note(level check.Level, text string) string {
 // Session is the session w writes for.
 func (w *LineWriter) Session() string { return w.session }
 
+// Gutters reports whether lines carry their session's gutter in this
+// run: when they do not, a note must name its session itself.
+func (o *Output) Gutters() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.on
+}
+
 // Drawing writes a drawing (a timeline) to the terminal whole, with no
 // gutter: it is sized to the terminal's width already.
 func (o *Output) Drawing(text string) {

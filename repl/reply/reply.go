@@ -46,7 +46,7 @@ type Printer struct {
 func (p *Printer) Deliver(stderr, w io.Writer, ev session.Event, mode cliflags.Output, exitOnError bool) {
 	if mode != Quiet {
 		p.Rec.Printed(ev.Session, ev.Reply)
-		tty := p.ttyFor(w, mode)
+		tty := p.TTYFor(w, mode)
 		if exitOnError && ev.Reply.IsError() {
 			fmt.Fprintln(stderr, ev.Reply.Str) // redis-cli -e prints the bare error on stderr
 		} else {
@@ -78,10 +78,10 @@ func (p *Printer) Status(stderr io.Writer, args []string, reply resp.Reply, fail
 	return nil
 }
 
-// ttyFor says whether replies written to w use the TTY format: --no-raw
+// TTYFor says whether replies written to w use the TTY format: --no-raw
 // and --raw decide, else only the terminal itself gets it (so $(GET k)
 // captures "v", not "\"v\"", as with redis-cli).
-func (p *Printer) ttyFor(w io.Writer, mode cliflags.Output) bool {
+func (p *Printer) TTYFor(w io.Writer, mode cliflags.Output) bool {
 	switch mode {
 	case cliflags.OutputTTY:
 		return true
@@ -112,8 +112,12 @@ func (p *Printer) annotate(w io.Writer, e session.Event) {
 		if lw, ok := w.(*output.LineWriter); !ok || lw.Stderr() {
 			w, _ = p.Out.Writers(e.Session) // captured or redirected: the notes go to the session's lines
 		}
+		who := ""
+		if e.Session != session.Main && !p.Out.Gutters() {
+			who = e.Session + ": " // no gutter says whose note it is
+		}
 		for _, n := range notes {
-			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+n.Text))
+			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+who+n.Text))
 		}
 	})
 }

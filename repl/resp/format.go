@@ -48,6 +48,7 @@ func formatTTY(b *strings.Builder, r Reply, prefix string) {
 		b.WriteString("(big number) " + r.Str + "\n")
 	case Array, Map, Set, Push:
 		formatAggregateTTY(b, r, prefix)
+	case None: // no reply came, and none was waited for: nothing to print
 	default:
 		b.WriteString("(unknown reply kind " + strconv.Itoa(int(r.Kind)) + ")\n")
 	}
@@ -129,6 +130,9 @@ func multiline(r Reply) bool {
 // prints nothing (an empty line); the elements of aggregates are joined
 // with "\n", and a map entry prints as "key value".
 func FormatRaw(r Reply) string {
+	if r.Kind == None {
+		return "" // not even the delimiter: no reply came
+	}
 	var b strings.Builder
 	formatRaw(&b, r)
 	b.WriteString("\n")

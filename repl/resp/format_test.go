@@ -66,12 +66,27 @@ func TestFormat(t *testing.T) {
 		{"GET k", errReply, false, "ERR syntax error\n\n"},
 		{"GET k", resp.Reply{Kind: resp.Bulk, Str: "v"}, true, "\"v\"\n"},
 		{"GET k", resp.Reply{Kind: resp.Bulk, Str: "v"}, false, "v\n"},
+		// A command sent with CLIENT REPLY OFF got no reply: nothing prints,
+		// not even the raw mode's delimiter.
+		{"SET k v", resp.Reply{Kind: resp.None}, true, ""},
+		{"SET k v", resp.Reply{Kind: resp.None}, false, ""},
+		{"CLIENT LIST", resp.Reply{Kind: resp.None}, true, ""},
+		// A message to a RESP3 subscriber is a push, printed as redis-cli
+		// prints the RESP2 array (its ")" after each index).
+		{"SUBSCRIBE ch", message(resp.Push), true, "1) \"message\"\n2) \"ch\"\n3) \"hi there\"\n"},
+		{"SUBSCRIBE ch", message(resp.Array), true, "1) \"message\"\n2) \"ch\"\n3) \"hi there\"\n"},
+		{"SUBSCRIBE ch", message(resp.Push), false, "message\nch\nhi there\n"},
 	}
 	for _, tt := range tests {
 		if got := resp.Format(strings.Fields(tt.args), tt.r, tt.tty); got != tt.want {
 			t.Errorf("Format(%q, %v, tty=%v) = %q, want %q", tt.args, tt.r, tt.tty, got, tt.want)
 		}
 	}
+}
+
+// message is what a subscriber to ch receives after PUBLISH ch "hi there".
+func message(kind resp.Kind) resp.Reply {
+	return resp.Reply{Kind: kind, Elems: []resp.Reply{{Kind: resp.Bulk, Str: "message"}, {Kind: resp.Bulk, Str: "ch"}, {Kind: resp.Bulk, Str: "hi there"}}}
 }
 
 // TestFormatAnyReply checks replies Parse never returns, which a caller

@@ -27,6 +27,10 @@ const (
 	Bool                 // #t\r\n or #f\r\n
 	Verbatim             // =<len>\r\n<3-letter format>:<bytes>\r\n
 	BigNum               // (<big number>\r\n
+	// None is no reply at all: a command sent while the server does not
+	// answer (CLIENT REPLY OFF, or the command after CLIENT REPLY SKIP).
+	// Parse never returns it; it prints as nothing, as in redis-cli.
+	None
 )
 
 // Attributes (|<len>\r\n followed by len key-value pairs, then the reply
@@ -36,7 +40,7 @@ var kindNames = [...]string{
 	Invalid: "Invalid", Status: "Status", Error: "Error", Int: "Int",
 	Bulk: "Bulk", Nil: "Nil", Array: "Array", Map: "Map", Set: "Set",
 	Push: "Push", Double: "Double", Bool: "Bool", Verbatim: "Verbatim",
-	BigNum: "BigNum",
+	BigNum: "BigNum", None: "None",
 }
 
 func (k Kind) String() string {

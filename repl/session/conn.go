@@ -1,8 +1,10 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -43,11 +45,26 @@ type Conn struct {
 // as the pool of one did. close closes the client only, whose pool closes
 // the socket and so cuts a command in flight; closing the redis.Conn
 // itself while a command finishes on it would race with that command.
+//
+// The link keeps the socket it dialled: a command the server will not
+// answer (CLIENT REPLY OFF), and a stream (SUBSCRIBE), are written on it
+// directly, as go-redis reads a reply after every command it sends.
+// Between commands go-redis holds nothing unread, so the socket is in
+// step whoever writes next.
 type link struct {
-	client  *redis.Client
-	conn    *redis.Conn
-	busy    sync.Mutex
-	dropped atomic.Bool
+	client   *redis.Client
+	conn     *redis.Conn
+	busy     sync.Mutex
+	dropped  atomic.Bool
+	embedded bool // the embedded server: it has no CLIENT REPLY
+
+	// Guarded by busy: the socket, and what the commands sent so far
+	// made of the connection (see link.sending).
+	socket  net.Conn
+	ready   bool   // the handshake on socket is done
+	multi   bool   // inside MULTI
+	queued  queued // what the transaction queued that changes how EXEC reads
+	replies atomic.Uint32
 }
 
 func (l *link) close() {
@@ -60,7 +77,7 @@ func (l *link) close() {
 // send (or the command ahead of it) short. A caller that waited for a
 // link another caller's cut dropped has sent nothing yet: it takes the
 // next link rather than fail.
-func (c *Conn) exec(ctx context.Context, send func(conn *redis.Conn)) *link {
+func (c *Conn) exec(ctx context.Context, send func(l *link)) *link {
 	for {
 		l := c.current()
 		stop := context.AfterFunc(ctx, func() { c.drop(l) })
@@ -72,7 +89,7 @@ func (c *Conn) exec(ctx context.Context, send func(conn *redis.Conn)) *link {
 			stop()
 			continue
 		}
-		send(l.conn)
+		send(l)
 		l.busy.Unlock()
 		stop()
 		return l
@@ -93,9 +110,12 @@ func (c *Conn) Server() string { return c.target.Network + ":" + c.target.Addr }
 // reply is a reply, not an error; the error is for a connection that could
 // not be made or broke, or a ctx cancelled while waiting (the connection
 // is then dropped, so a blocking command cannot answer a later caller).
+// A command the server will not answer (CLIENT REPLY OFF or SKIP said so)
+// is sent and not waited for: its reply is resp.None.
 func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 	cmd := redis.NewRawCmd(ctx, toAny(args)...)
-	l := c.exec(ctx, func(conn *redis.Conn) { conn.Process(context.WithoutCancel(ctx), cmd) })
+	var answered bool
+	l := c.exec(ctx, func(l *link) { answered = c.process(ctx, l, args, cmd) })
 	raw, err := cmd.Result()
 	if ctx.Err() != nil {
 		return resp.Reply{}, ctx.Err()
@@ -103,6 +123,9 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 	if err != nil && len(raw) == 0 {
 		c.drop(l)
 		return resp.Reply{}, err
+	}
+	if !answered {
+		return resp.Reply{Kind: resp.None}, nil
 	}
 	reply, _, perr := resp.Parse(raw)
 	if perr != nil {
@@ -113,10 +136,26 @@ func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 	return reply, nil
 }
 
+// process sends cmd on l (busy held) and reads its reply, if the server
+// sends one; a command after which the connection can serve no other
+// drops it (see link.sending). It says whether a reply was read.
+func (c *Conn) process(ctx context.Context, l *link, args []string, cmd *redis.RawCmd) bool {
+	answered, last := l.sending(args)
+	if answered {
+		l.conn.Process(context.WithoutCancel(ctx), cmd)
+	} else {
+		cmd.SetErr(l.write(ctx, resp.Command(args...)))
+	}
+	if last {
+		c.drop(l) // what the server sends next would be read as a later command's reply
+	}
+	return answered
+}
+
 // Ping dials if needed and checks the server answers.
 func (c *Conn) Ping(ctx context.Context) error {
 	var err error
-	l := c.exec(ctx, func(conn *redis.Conn) { err = conn.Ping(ctx).Err() })
+	l := c.exec(ctx, func(l *link) { err = l.conn.Ping(ctx).Err() })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -129,11 +168,16 @@ func (c *Conn) Ping(ctx context.Context) error {
 
 // DoBatch sends several commands in one pipeline on the connection and
 // returns their replies in order: the same as sending them one by one,
-// minus the round trips.
+// minus the round trips. A batch whose commands do not each get one reply
+// (CLIENT REPLY, SUBSCRIBE, replies off) is sent one by one.
 func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
 	cmds := make([]*redis.RawCmd, len(batch))
-	l := c.exec(ctx, func(conn *redis.Conn) {
-		pipe := conn.Pipeline()
+	plain := false
+	l := c.exec(ctx, func(l *link) {
+		if plain = l.plain(batch); !plain {
+			return
+		}
+		pipe := l.conn.Pipeline()
 		for i, args := range batch {
 			cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
 			pipe.Process(ctx, cmds[i])
@@ -142,6 +186,9 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if !plain {
+		return c.doFirst(ctx, batch)
 	}
 	replies := make([]resp.Reply, 0, len(batch))
 	for i, cmd := range cmds {
@@ -159,6 +206,94 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 		replies = append(replies, reply)
 	}
 	return replies, nil
+}
+
+// doFirst sends a batch's first command alone, and the rest as a batch
+// again (after a CLIENT REPLY ON, say, they may go in one pipeline).
+func (c *Conn) doFirst(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	first, err := c.Do(ctx, batch[0])
+	if err != nil {
+		return nil, err
+	}
+	replies := []resp.Reply{first}
+	if len(batch) == 1 {
+		return replies, nil
+	}
+	rest, err := c.DoBatch(ctx, batch[1:])
+	return append(replies, rest...), err
+}
+
+// Stream sends args, a command after which the server keeps sending
+// (see Streams), and passes each reply to each as it comes: the
+// command's own, then every message. It holds the connection the while
+// (the session's other callers wait, as behind a blocking command), and
+// ends when ctx does (at once), when the server closes the connection,
+// or at an error reply (the command refused), as redis-cli ends its
+// pub/sub and monitor modes. When end is done, it ends once every
+// message the server had sent by then is passed on: a PING marks the
+// point (see Session.Streams: not with replies off). The connection
+// is closed after, so that no message can ever be read as the reply to
+// a later command: the next command dials anew, with the same database,
+// name and credentials. The error is the connection's, or ctx's.
+func (c *Conn) Stream(ctx, end context.Context, args []string, each func(resp.Reply)) error {
+	var err error
+	c.exec(ctx, func(l *link) {
+		defer c.drop(l)
+		var socket net.Conn
+		if socket, err = l.open(ctx); err == nil {
+			err = stream(ctx, end, socket, args, each)
+		}
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// stream writes args on socket and passes each reply to each, until the
+// socket fails (ctx's end closes it), an error reply comes, or the mark
+// end's PING asks for.
+func stream(ctx, end context.Context, socket net.Conn, args []string, each func(resp.Reply)) error {
+	defer context.AfterFunc(ctx, func() { socket.Close() })()
+	if _, err := socket.Write(resp.Command(args...)); err != nil {
+		return err
+	}
+	mark := "locklab-stream-end-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	defer context.AfterFunc(end, func() { socket.Write(resp.Command("PING", mark)) })()
+	r := resp.NewReader(socket)
+	for {
+		reply, _, err := r.Read()
+		if err != nil {
+			return err
+		}
+		if isMark(reply, mark) {
+			return nil
+		}
+		if each(reply); reply.IsError() {
+			return nil
+		}
+	}
+}
+
+// isMark reports whether r answers PING mark on a subscribed or
+// monitoring connection: ["pong", mark] (RESP2 subscribed, and the
+// embedded server), or mark. A message is never either: it is a push or
+// an array of 3 or more (a monitor line is a status).
+func isMark(r resp.Reply, mark string) bool {
+	if r.Kind == resp.Array && len(r.Elems) == 2 {
+		r = r.Elems[1]
+	}
+	return r.Kind == resp.Bulk && r.Str == mark
+}
+
+// Unanswered reports whether the server will not answer the next
+// command (CLIENT REPLY OFF, or SKIP just sent): a middleware must not
+// send anything of its own then, as nothing would come back.
+func (c *Conn) Unanswered() bool {
+	c.mu.Lock()
+	l := c.link
+	c.mu.Unlock()
+	return l != nil && l.mode() != repliesOn
 }
 
 // DB is the database the connection is on.
@@ -188,10 +323,51 @@ func (c *Conn) current() *link {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.link == nil {
-		client := redis.NewClient(c.options())
-		c.link = &link{client: client, conn: client.Conn()}
+		c.link = c.newLink()
 	}
 	return c.link
+}
+
+// newLink makes a link that keeps the socket it dials and knows when its
+// handshake is done (c.mu held).
+func (c *Conn) newLink() *link {
+	l := &link{embedded: c.target.Embedded}
+	opts := c.options()
+	dial := opts.Dialer // ours: bounded, with the TLS handshake
+	opts.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		socket, err := dial(ctx, network, addr)
+		l.socket, l.ready = socket, false
+		return socket, err
+	}
+	opts.OnConnect = func(context.Context, *redis.Conn) error {
+		l.ready = true
+		return nil
+	}
+	l.client = redis.NewClient(opts)
+	l.conn = l.client.Conn()
+	return l
+}
+
+// open returns l's socket (busy held), opening the connection with a
+// PING when no command went on it yet: go-redis dials, and says hello,
+// on a command.
+func (l *link) open(ctx context.Context) (net.Conn, error) {
+	if !l.ready {
+		err := l.conn.Ping(context.WithoutCancel(ctx)).Err()
+		if !l.ready {
+			return nil, cmp.Or(err, errors.New("the connection did not open"))
+		}
+	}
+	return l.socket, nil
+}
+
+// write writes a command on l's socket (busy held) and reads nothing.
+func (l *link) write(ctx context.Context, command []byte) error {
+	socket, err := l.open(ctx)
+	if err == nil {
+		_, err = socket.Write(command)
+	}
+	return err
 }
 
 // drop closes l, which cuts a command in flight on it, and forgets it if

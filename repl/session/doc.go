@@ -13,6 +13,14 @@
 // Gate where a session's next command waits for its turn. With none, a
 // command goes out as typed.
 //
+// A connection follows what redis-cli follows of its state: CLIENT REPLY
+// OFF, SKIP and ON (a command the server will not answer is sent and not
+// waited for: its reply is resp.None), and the commands after which the
+// server keeps sending (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, MONITOR), which
+// Session.Stream reads until it is told to stop, and after which the
+// connection is closed and dialled anew, so that no message is ever read
+// as the reply to a command.
+//
 // Replies come back as resp.Reply trees parsed from the raw bytes, never
 // through go-redis's typed results, which lose the difference between a
 // status and a bulk string.

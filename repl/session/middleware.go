@@ -21,8 +21,9 @@ type Middleware func(next Do) Do
 type Call struct {
 	Session string // the session the event is recorded under
 	// Transaction is set when the connection is inside MULTI or has
-	// WATCHed keys: anything more sent on it would change the meaning of
-	// the command (queue it, or abort the EXEC to come).
+	// WATCHed keys, or its replies are off (CLIENT REPLY): anything more
+	// sent on it would change the meaning of the command (queue it, or
+	// abort the EXEC to come), or get no reply.
 	Transaction bool
 }
 

@@ -43,8 +43,9 @@ type Session struct {
 // Do sends one command on the session's connection through the set's
 // middleware (see Set.Use), records the event and returns it.
 func (s *Session) Do(ctx context.Context, args []string) (Event, error) {
-	call := Call{Session: s.Name, Transaction: s.inTxOrWatch()}
-	e, err := s.set.run(ctx, call, s.connection(), args)
+	conn := s.connection()
+	call := Call{Session: s.Name, Transaction: s.inTxOrWatch() || conn.Unanswered()}
+	e, err := s.set.run(ctx, call, conn, args)
 	s.trackTx(args, e.Reply, err)
 	s.set.record(e)
 	return e, err
@@ -81,6 +82,62 @@ func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error
 		events = append(events, e)
 	}
 	return events, err
+}
+
+// Streams reports whether args are to be sent with Stream: a command
+// after which the server keeps sending (see the function Streams),
+// outside MULTI (where it is queued) and with replies on (else nothing
+// comes: Do sends it, and closes the connection after).
+func (s *Session) Streams(args []string) bool {
+	return Streams(args) && !s.InTx() && !s.connection().Unanswered()
+}
+
+// Stream sends args, a command after which the server keeps sending
+// (see Streams), and passes each reply that comes to each as an event of
+// its own, recorded as Do's are: the command's own reply, then every
+// message (whose Start is its arrival), until ctx ends, the connection
+// does, an error reply refuses the command, or end is done and the
+// messages sent before are passed on. The connection is closed then, and
+// the session's next command dials anew (see Conn.Stream). A stream does
+// not pass through the middleware: a probe or a gate has nothing to do
+// with it.
+func (s *Session) Stream(ctx, end context.Context, args []string, each func(Event)) error {
+	start := time.Now()
+	err := s.connection().Stream(ctx, end, args, func(r resp.Reply) {
+		e := Event{Session: s.Name, Args: args, Reply: r, Start: start, End: time.Now()}
+		start = time.Time{}
+		if e.Start.IsZero() {
+			e.Start = e.End
+		}
+		s.set.record(e)
+		each(e)
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.connFailed = err != nil && !errors.Is(err, context.Canceled)
+	s.inTx, s.watching = false, false // the next connection is in neither
+	return err
+}
+
+// Lengths asks the server, on a connection of its own whose commands are
+// not events, how many elements each list in keys holds: -1 where it did
+// not say.
+func (s *Session) Lengths(ctx context.Context, keys []string) map[string]int64 {
+	out := map[string]int64{}
+	if len(keys) == 0 {
+		return out
+	}
+	conn := s.Untraced()
+	defer conn.Close()
+	for _, k := range keys {
+		r, err := conn.Do(ctx, []string{"LLEN", k})
+		if err != nil || r.Kind != resp.Int {
+			out[k] = -1
+			continue
+		}
+		out[k] = r.Int
+	}
+	return out
 }
 
 // Untraced is a fresh connection with the session's database and
@@ -143,13 +200,15 @@ func (s *Session) trackTx(args []string, reply resp.Reply, err error) {
 		s.inTx = false
 		return
 	}
+	// With replies off (resp.None), a command is taken to have worked.
+	ok := reply.Kind == resp.None || reply.Kind == resp.Status && reply.Str == "OK"
 	switch strings.ToUpper(args[0]) {
 	case "MULTI":
-		s.inTx = s.inTx || (reply.Kind == resp.Status && reply.Str == "OK")
+		s.inTx = s.inTx || ok
 	case "EXEC", "DISCARD":
 		s.inTx, s.watching = false, false
 	case "WATCH":
-		s.watching = s.watching || (reply.Kind == resp.Status && reply.Str == "OK")
+		s.watching = s.watching || ok
 	case "UNWATCH":
 		s.watching = false
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/precheck"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/stream"
 	"github.com/locklab/locklab/repl/words"
 )
 
@@ -46,6 +47,7 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 	if err := e.feed.Err(); err != nil && err != io.EOF && !errors.Is(err, lines.ErrInterrupt) {
 		return err
 	}
+	stream.End(ctx) // a SUBSCRIBE job would hold the wait below for ever
 	if !r.Exited() && (src.Summary != "" || len(e.jobs) > 0) {
 		e.withEntry(ctx, entryKind{waits: true, quiet: true}, func(ctx context.Context) error { // Ctrl-C stops the jobs waited for
 			return r.Run(ctx, waitStmt) // the run's jobs finish before its verdict, as if it ended in wait

@@ -35,6 +35,9 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if args[0] == jobs.StartWord {
 		return s.startJob(ctx, args)
 	}
+	if args[0] == "wait" {
+		s.jobs.Waiting()
+	}
 	c := words.Classify(args, s.mode())
 	switch {
 	case c.Refusal != nil:

@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/precheck"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/stream"
 	"github.com/locklab/locklab/repl/timeline"
 	"github.com/locklab/locklab/repl/words"
 )
@@ -68,6 +69,7 @@ const (
 
 // run runs src in r.
 func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, sc scope) error {
+	ctx = stream.Scope(ctx) // a SUBSCRIBE in one of its jobs ends with its main lines
 	if !src.Whole {
 		err := s.runEntries(ctx, r, src) // its jobs are waited for as an entry of its own
 		return s.end(ctx, src, sc, err)
@@ -83,6 +85,7 @@ func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, sc scope)
 		defer func() { s.rec.AddExpectations(outer[0], outer[1]) }()
 	}
 	err = s.runWhole(ctx, r, src, f)
+	stream.End(ctx)
 	if ctx.Err() == nil && !r.Exited() {
 		r.Run(ctx, waitStmt) // a script's jobs finish before it ends, as if it ended in wait
 	}

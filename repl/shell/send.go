@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/stream"
 )
 
 // redis sends args in the caller's session and prints the reply.
@@ -37,22 +38,25 @@ func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOn
 }
 
 // send sends args in session name; when print is set it prints the reply
-// as redis-cli would (with its timing for slow commands). Notes are
+// as redis-cli would (with its timing for slow commands), and every
+// message after a SUBSCRIBE or MONITOR (see package stream). Notes are
 // printed either way. The error is an exit status for a connection that
 // failed (already reported), or ctx's.
 func (s *Shell) send(ctx context.Context, e *env, name string, args []string, print bool) (resp.Reply, error) {
 	s.jobs.AtStart(e.hc)
 	s.rec.Sending(name, args)
 	sess := s.cfg.Sessions.Get(name)
-	ev, err := sess.Do(ctx, args)
-	if err != nil {
-		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
-	}
 	mode := s.cfg.Flags.Output
 	if !print {
 		mode = reply.Quiet
 	}
-	s.print.Deliver(e.hc.Stderr, s.stdoutFor(e.hc, name), ev, mode, s.cfg.Flags.ExitOnError)
+	out := s.stdoutFor(e.hc, name)
+	ev, err := stream.Do(ctx, sess, args, stream.Printer{Out: out, TTY: print && s.print.TTYFor(out, mode), Deliver: func(ev session.Event) {
+		s.print.Deliver(e.hc.Stderr, out, ev, mode, s.cfg.Flags.ExitOnError)
+	}})
+	if err != nil {
+		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
+	}
 	return ev.Reply, nil
 }
 
@@ -79,30 +83,15 @@ func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
 	return findings
 }
 
-// findings is the verdict as it stands: each slot judged by its length as
-// the server reports it now, then the lock findings.
-func (s *Shell) findings(ctx context.Context) []check.Finding {
-	return s.rec.Verdict(s.slotLengths(ctx, s.rec.Slots()))
-}
+// Findings is the verdict on the run so far, as the verdict line shows
+// it (explore groups schedules by it).
+func (s *Shell) Findings(ctx context.Context) []check.Finding { return s.findings(ctx) }
 
-// slotLengths asks the server, on a connection of its own (no event is
-// recorded), how many bookings each slot holds now.
-func (s *Shell) slotLengths(ctx context.Context, slots []string) map[string]int64 {
-	out := map[string]int64{}
-	if len(slots) == 0 {
-		return out
-	}
-	conn := s.cfg.Sessions.Get(session.Main).Untraced()
-	defer conn.Close()
-	for _, k := range slots {
-		r, err := conn.Do(ctx, []string{"LLEN", k})
-		if err != nil || r.Kind != resp.Int {
-			out[k] = -1 // unknown: the verdict says so rather than guess 0
-			continue
-		}
-		out[k] = r.Int
-	}
-	return out
+// findings is the verdict as it stands: each slot judged by its length as
+// the server reports it now (-1: unknown, which the verdict says rather
+// than guess 0), then the lock findings.
+func (s *Shell) findings(ctx context.Context) []check.Finding {
+	return s.rec.Verdict(s.cfg.Sessions.Get(session.Main).Lengths(ctx, s.rec.Slots()))
 }
 
 // embeddedGap says, under the embedded Redis's "unknown command" for a

@@ -37,7 +37,8 @@ type Config struct {
 	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
 	Scripts     fs.FS       // the lab's own scripts: a script not found in Dir is looked for here
 	Dir         string
-	MaxJobs     int // how many background jobs may run at once (0: jobs.MaxJobs)
+	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
+	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
@@ -70,6 +71,9 @@ func New(cfg Config) (*Shell, error) {
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
 		rec: record.New(), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs)}
+	if cfg.Tracker != nil {
+		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
+	}
 	s.print = &reply.Printer{Out: s.out, Rec: s.rec, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace}
 	stdout, stderr := s.out.Writers(session.Main)
 	r, err := s.newRunner(stdout, stderr, session.Main)

@@ -49,6 +49,8 @@ func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error {
 	return e.env.Clock().Sleep(ctx, d)
 }
 
+func (e macroEnv) Now() time.Time { return e.env.Clock().Now() }
+
 func (e macroEnv) SHA(script string) string { return e.env.State().SHA(script) }
 
 func (e macroEnv) SetLoaded(script, sha string) { e.env.State().SetLoaded(script, sha) }

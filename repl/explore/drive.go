@@ -1,0 +1,128 @@
+package explore
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// drive lets the run's goroutines go one at a time until the script
+// ends. It returns a *StuckError when the schedule cannot go on: nothing
+// decided for stallAfter of wall-clock time, only polls left that nothing
+// can change, or more than maxSteps steps.
+func (s *sched) drive() error {
+	watchdog := time.AfterFunc(stallAfter, s.stall)
+	defer watchdog.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		for s.active > 0 && s.err == nil {
+			s.cond.Wait()
+		}
+		stepped := s.err == nil && s.step()
+		switch {
+		case s.err != nil:
+			return s.err
+		case stepped:
+			watchdog.Reset(stallAfter)
+		case s.finished:
+			return nil
+		default:
+			s.cond.Wait() // nothing waits on us yet: the script is ending
+		}
+	}
+}
+
+// stall stops a schedule that nothing moved on for stallAfter.
+func (s *sched) stall() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err == nil {
+		s.err = s.stalled()
+	}
+	s.cond.Broadcast()
+}
+
+// step lets one thing happen, when every goroutine waits on the
+// scheduler: a job starts (by name), a sleeper whose time has come wakes
+// (in the order they fell asleep), a session's command goes (the
+// choice), or, when none can, virtual time moves to the next deadline.
+// A poll that would only read again what it has just read waits for
+// something else to happen first (see repeats). It reports false when
+// nothing waits. Called with s.mu held.
+func (s *sched) step() bool {
+	switch {
+	case len(s.starts) > 0:
+		sortTickets(s.starts)
+		s.grant(&s.starts, 0)
+	case len(s.sleepers) > 0 && !s.sleepers[0].deadline.After(s.v.Now()):
+		s.grant(&s.sleepers, 0)
+	case s.turn():
+	case len(s.sleepers) > 0:
+		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
+		s.moved = true
+	case len(s.turns) > 0:
+		s.err = s.spinning()
+	default:
+		return false
+	}
+	return true
+}
+
+// turn lets one waiting command go, the choice among those that are not
+// repeats; it reports false when there is none.
+func (s *sched) turn() bool {
+	sortTickets(s.turns)
+	var can []int
+	for i, t := range s.turns {
+		if !s.repeats(t) {
+			can = append(can, i)
+		}
+	}
+	if len(can) == 0 {
+		return false
+	}
+	if len(s.steps) >= maxSteps {
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(maxSteps) + " steps and has not ended: a loop that never ends?"}
+		return true
+	}
+	t := s.turns[can[s.choose(len(can))]]
+	s.last, s.moved = t.name+" "+t.what, false
+	s.steps = append(s.steps, s.last)
+	s.inflight = append(s.inflight, s.last)
+	s.grant(&s.turns, slices.Index(s.turns, t))
+	return true
+}
+
+// grant lets the i-th ticket of list go, counting its goroutine active.
+func (s *sched) grant(list *[]*ticket, i int) {
+	t := (*list)[i]
+	*list = slices.Delete(*list, i, i+1)
+	s.active++
+	close(t.ok)
+}
+
+// choose picks one of n waiting commands: the prefix's choice while it
+// lasts, the first after. A single command is no choice.
+func (s *sched) choose(n int) int {
+	if n == 1 {
+		return 0
+	}
+	pick := 0
+	if at := len(s.choices); at < len(s.prefix) {
+		pick = s.prefix[at]
+	}
+	if pick >= n {
+		s.diverged, pick = true, n-1
+	}
+	s.choices = append(s.choices, choice{pick: pick, n: n})
+	return pick
+}
+
+// sortTickets orders waiting goroutines by what they are, not by when
+// they happened to arrive: session, then command, then arrival.
+func sortTickets(ts []*ticket) {
+	slices.SortFunc(ts, func(a, b *ticket) int {
+		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.what, b.what), cmp.Compare(a.seq, b.seq))
+	})
+}

@@ -1,0 +1,74 @@
+package explore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/locklab/locklab/repl/check"
+)
+
+// groupName names a set of bug kinds as the verdict does (DOUBLE
+// BOOKING), or "" for none.
+func groupName(kinds []check.Kind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = strings.ToUpper(strings.ReplaceAll(string(k), "-", " "))
+	}
+	return strings.Join(names, " + ")
+}
+
+// Summary is the search in one line: `explored 6 schedules (complete,
+// raw): 4 DOUBLE BOOKING, 2 all clear`.
+func (r *Result) Summary() string {
+	bound := "complete"
+	if !r.Complete {
+		bound = r.Bounded
+	}
+	keys := make([]string, 0, len(r.Groups))
+	for k := range r.Groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(clearLast(a), clearLast(b)), cmp.Compare(r.Groups[b], r.Groups[a]), cmp.Compare(a, b))
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if k == "" {
+			k = "all clear"
+		}
+		parts[i] = fmt.Sprintf("%d %s", r.Groups[keys[i]], k)
+	}
+	return fmt.Sprintf("explored %d schedules (%s, raw): %s", r.Schedules, bound, strings.Join(parts, ", "))
+}
+
+// Report prints the summary, how many schedules failed the script's own
+// checks, and the shortest failing schedule replayed as an ordinary
+// annotated transcript.
+func (r *Result) Report(ctx context.Context, w io.Writer, sc Script) error {
+	fmt.Fprintln(w, r.Summary())
+	if r.ExpectFailed > 0 {
+		fmt.Fprintf(w, "the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.ExpectFailed, r.Schedules)
+	}
+	o, err := r.Shortest(ctx, sc)
+	if err != nil || o == nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nshortest failing schedule: #%d, %d steps, choices %v\n", r.shortestAt, len(o.steps), picks(o.choices))
+	for i, st := range o.steps {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, st)
+	}
+	fmt.Fprintf(w, "\nits run, replayed:\n%s", o.output)
+	return nil
+}
+
+// clearLast sorts the all-clear group after the bugs.
+func clearLast(group string) int {
+	if group == "" {
+		return 1
+	}
+	return 0
+}

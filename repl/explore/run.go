@@ -1,0 +1,137 @@
+package explore
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lines"
+	"github.com/locklab/locklab/repl/probe"
+	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/words"
+)
+
+// Script is what to explore: a lab script's text and how to run it.
+type Script struct {
+	Name    string   // its file name (for positions and the summary)
+	Text    []byte   // its lines
+	Args    []string // $1, $2 ...
+	Scripts fs.FS    // the lab's own scripts (nil: none)
+	Dir     string   // where it runs
+}
+
+// start is the virtual time every schedule starts at.
+var start = time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
+
+// outcome is what one schedule did.
+type outcome struct {
+	choices  []choice
+	steps    []string
+	bad      []check.Kind // the verdict's bug kinds, sorted
+	status   int          // the script's exit status (1: an expectation failed)
+	output   string       // its transcript
+	diverged bool
+}
+
+// failed reports whether the schedule broke a property: a bug verdict,
+// or a failed expectation (or any other failure of the script).
+func (o *outcome) failed() bool { return len(o.bad) > 0 || o.status != 0 }
+
+// runOnce runs sc once on a fresh embedded Redis, under a scheduler
+// that replays prefix and takes the first choice after it.
+func runOnce(ctx context.Context, sc Script, prefix []int) (*outcome, error) {
+	s := newSched(clock.NewVirtual(start), prefix)
+	e, err := server.StartEmbeddedClock(s)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	set := session.NewSet(session.Target{Network: "tcp", Addr: e.Addr(), Embedded: true})
+	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
+	defer set.Close()
+	out := &lockedBuffer{}
+	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true,
+		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir})
+	if err != nil {
+		return nil, err
+	}
+	defer sh.Close()
+	status, err := runScript(ctx, s, sh, sc)
+	if err != nil {
+		return nil, err
+	}
+	o := &outcome{choices: s.choices, steps: s.steps, status: status, diverged: s.diverged}
+	o.bad = badKinds(sh.Findings(ctx))
+	o.output = out.String()
+	return o, nil
+}
+
+// runScript runs the script in its own goroutine while the scheduler
+// drives it, and returns its exit status.
+func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
+			Whole: true, Precheck: true, Summary: sc.Name}
+		err := sh.Run(ctx, src)
+		s.runDone()
+		done <- err
+	}()
+	driveErr := s.drive()
+	if driveErr != nil {
+		cancel()
+	}
+	runErr := <-done
+	if driveErr != nil {
+		return 0, driveErr
+	}
+	if msg := words.Describe(runErr); msg != "" {
+		return words.ExitCode(runErr), &scriptError{msg}
+	}
+	return words.ExitCode(runErr), nil
+}
+
+// scriptError is a script that could not run (a syntax error, say).
+type scriptError struct{ msg string }
+
+func (e *scriptError) Error() string { return e.msg }
+
+// badKinds are the kinds of the findings that name a bug, sorted, once
+// each.
+func badKinds(fs []check.Finding) []check.Kind {
+	var kinds []check.Kind
+	for _, f := range fs {
+		if f.Bad() && !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
+// lockedBuffer is a transcript the run's goroutines write to.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,142 @@
+package explore
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/jobs"
+	"github.com/locklab/locklab/repl/session"
+)
+
+// stallAfter bounds, in wall-clock time, how long one schedule may go
+// without the scheduler being able to decide anything (a command the
+// server does not answer, a goroutine blocked somewhere it cannot see):
+// the run is stopped and reported as stuck.
+var stallAfter = 3 * time.Second // a variable: tests shorten it
+
+// maxSteps bounds one schedule: a script still running after so many
+// steps (a loop that never ends) is stopped and reported as stuck.
+const maxSteps = 5000
+
+// sched runs one schedule: it is the run's gate (one command at a time),
+// its clock (virtual time) and its shell's tracker (jobs). It counts the
+// goroutines doing local work (active); when none is, it lets exactly one
+// thing happen: a job start, a sleeper's wake-up, or a session's command,
+// the last chosen by the choice list (prefix).
+type sched struct {
+	v      *clock.Virtual
+	prefix []int
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	active   int       // goroutines not waiting on the scheduler
+	turns    []*ticket // commands waiting at the gate
+	starts   []*ticket // jobs waiting to start
+	sleepers []*ticket // by deadline, then by the order they fell asleep
+	jobs     int       // jobs started and not ended
+	waiters  int       // shells waiting for their jobs
+	finished bool      // the script's Run returned
+	err      error     // why the schedule was stopped (a *StuckError)
+	inflight []string  // the commands let go whose reply has not come back
+	last     string    // the last step ("session command")
+	moved    bool      // virtual time moved since the last step
+	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
+	seq      int
+	choices  []choice // every choice point met, and what was picked
+	steps    []string // the commands, in the order they went
+}
+
+// ticket is a goroutine waiting for the scheduler.
+type ticket struct {
+	name, what string
+	args       []string  // a command's (turns only)
+	deadline   time.Time // sleepers only
+	seq        int
+	ok         chan struct{}
+}
+
+// choice is a choice point: n sessions could go, pick went.
+type choice struct{ pick, n int }
+
+var (
+	_ clock.Clock  = (*sched)(nil)
+	_ session.Gate = (*sched)(nil)
+	_ jobs.Tracker = (*sched)(nil)
+)
+
+// newSched makes the scheduler of one schedule; the script's own
+// goroutine counts as active from the start.
+func newSched(v *clock.Virtual, prefix []int) *sched {
+	s := &sched{v: v, prefix: prefix, active: 1}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+// Now is the virtual time.
+func (s *sched) Now() time.Time { return s.v.Now() }
+
+// Sleep waits until the scheduler has moved virtual time d on.
+func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := &ticket{deadline: s.v.Now().Add(d)}
+	return s.block(ctx, &s.sleepers, t)
+}
+
+// Turn waits until the scheduler picks this command.
+func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
+	t := &ticket{name: name, what: strings.Join(args, " "), args: args}
+	if err := s.block(ctx, &s.turns, t); err != nil {
+		return nil, err
+	}
+	step := t.name + " " + t.what
+	return func() { s.replied(step) }, nil // the session stays active until it waits again
+}
+
+// replied takes a command whose reply came back off the in-flight list.
+func (s *sched) replied(step string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.inflight, step); i >= 0 {
+		s.inflight = slices.Delete(s.inflight, i, i+1)
+	}
+}
+
+// block puts t on list and waits until the scheduler lets it go (it
+// counts the goroutine active again as it does), or ctx ends.
+func (s *sched) block(ctx context.Context, list *[]*ticket, t *ticket) error {
+	s.mu.Lock()
+	s.seq++
+	t.seq, t.ok = s.seq, make(chan struct{})
+	*list = append(*list, t)
+	if list == &s.sleepers {
+		slices.SortStableFunc(s.sleepers, func(a, b *ticket) int { return a.deadline.Compare(b.deadline) })
+	}
+	s.active--
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	select {
+	case <-t.ok:
+		return nil
+	case <-ctx.Done():
+		return s.leave(ctx, list, t)
+	}
+}
+
+// leave takes a cancelled t off list; one let go meanwhile went on.
+func (s *sched) leave(ctx context.Context, list *[]*ticket, t *ticket) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.Index(*list, t)
+	if i < 0 {
+		return nil
+	}
+	*list = slices.Delete(*list, i, i+1)
+	s.active++
+	return ctx.Err()
+}

@@ -1,0 +1,82 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func inline(name, text string) Script {
+	return Script{Name: name, Text: []byte(text), Dir: "../.."}
+}
+
+// TestStuckBlocking: a command the server never answers (BLPOP on an
+// empty list, timeout 0) stops the schedule at its step, named, as
+// waiting on the wall clock.
+func TestStuckBlocking(t *testing.T) {
+	defer func(d time.Duration) { stallAfter = d }(stallAfter)
+	stallAfter = 200 * time.Millisecond
+	began := time.Now()
+	_, err := Explore(context.Background(), inline("blocks.lab", "SET a 1\nBLPOP q 0\nGET a\n"), Bound{})
+	var stuck *StuckError
+	if !errors.As(err, &stuck) {
+		t.Fatalf("want a StuckError, got %v", err)
+	}
+	// SET is step 1; BLPOP, step 2, is the one that never returns.
+	if stuck.Step != 2 || stuck.What != "main BLPOP q 0" || !strings.HasPrefix(stuck.Why, "it waits on the wall clock") {
+		t.Errorf("got %q", err)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("took %v to give up", took)
+	}
+}
+
+// TestStuckPolling: a busy poll for a key nothing will set stops at once
+// (no wall-clock wait): after SET (1) and the first EXISTS (2), the next
+// EXISTS could only read the same.
+func TestStuckPolling(t *testing.T) {
+	sc := inline("polls.lab", "SET a 1\nuntil [ \"$(EXISTS lock)\" = 1 ]; do :; done\n")
+	_, err := Explore(context.Background(), sc, Bound{})
+	var stuck *StuckError
+	if !errors.As(err, &stuck) || stuck.Step != 3 || stuck.What != "main EXISTS lock" || !strings.Contains(stuck.Why, "polls") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestPollThenSleep: a poll that a sleeping job will satisfy goes on once
+// virtual time reaches the job's wake-up, in every schedule.
+func TestPollThenSleep(t *testing.T) {
+	sc := inline("waits.lab", "DEL lock\n{ sleep 1; SET lock x; } &\nuntil [ \"$(EXISTS lock)\" = 1 ]; do :; done\nwait\nexpect EXISTS lock == 1\n")
+	r, err := Explore(context.Background(), sc, Bound{})
+	if err != nil || !r.Complete || r.ExpectFailed != 0 {
+		t.Fatalf("%v: %+v", err, r)
+	}
+}
+
+// TestLoopBounded: a loop that never ends, stepping on, is stopped at
+// maxSteps.
+func TestLoopBounded(t *testing.T) {
+	_, err := Explore(context.Background(), inline("loop.lab", "while :; do INCR n; done\n"), Bound{})
+	var stuck *StuckError
+	if !errors.As(err, &stuck) || stuck.Step != maxSteps {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestRefused: scripts that need real servers, or run load, are refused
+// before anything runs, naming the line and the word.
+func TestRefused(t *testing.T) {
+	for word, line := range map[string]int{"cluster": 2, "link": 3, "crash": 2, "promote": 2, "load": 4, "replication": 2} {
+		text := "DEL k\n" + strings.Repeat("# a comment\n", line-2) + word + " up\n"
+		_, err := Explore(context.Background(), inline(word+".lab", text), Bound{})
+		var refused *RefusedError
+		if !errors.As(err, &refused) || refused.Word != word || int(refused.Pos.Line()) != line {
+			t.Errorf("%s: got %v", word, err)
+		}
+	}
+	if _, err := Explore(context.Background(), inline("ok.lab", "echo cluster up\n"), Bound{}); err != nil {
+		t.Errorf("cluster as an argument is not the word: %v", err)
+	}
+}

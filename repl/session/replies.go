@@ -1,0 +1,129 @@
+package session
+
+import "strings"
+
+// replyMode is whether the server answers a connection's commands, as
+// CLIENT REPLY set it.
+type replyMode uint32
+
+const (
+	repliesOn  replyMode = iota
+	repliesOff           // CLIENT REPLY OFF: no reply until CLIENT REPLY ON
+	skipNext             // CLIENT REPLY SKIP: no reply to the next command
+)
+
+// queued is what a transaction queued that changes how its EXEC reads.
+type queued uint8
+
+const (
+	queuedStream queued = 1 << iota // SUBSCRIBE or MONITOR: messages follow EXEC's reply
+	queuedReply                     // CLIENT REPLY: EXEC's reply stops short, or never comes
+)
+
+// Streams reports whether args is a command after which the server keeps
+// sending on the connection: SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, MONITOR.
+func Streams(args []string) bool {
+	switch strings.ToUpper(args[0]) {
+	case "SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR":
+		return true
+	}
+	return false
+}
+
+// clientReply is the mode CLIENT REPLY ON|OFF|SKIP asks for; ok is false
+// for any other command.
+func clientReply(args []string) (mode replyMode, ok bool) {
+	if len(args) != 3 || !strings.EqualFold(args[0], "CLIENT") || !strings.EqualFold(args[1], "REPLY") {
+		return 0, false
+	}
+	switch strings.ToUpper(args[2]) {
+	case "ON":
+		return repliesOn, true
+	case "OFF":
+		return repliesOff, true
+	case "SKIP":
+		return skipNext, true
+	}
+	return 0, false // a syntax error, answered
+}
+
+func (l *link) mode() replyMode        { return replyMode(l.replies.Load()) }
+func (l *link) setMode(mode replyMode) { l.replies.Store(uint32(mode)) }
+
+// sending is told of each command as it goes out on l (busy held), as the
+// server takes it, and says whether the server answers it, and whether l
+// must be closed after it because what comes next could be read as the
+// reply to a later command. CLIENT REPLY OFF and SKIP are never answered,
+// ON always; while replies are off no command is, and after SKIP the next
+// is not (SKIP while off changes nothing). RESET is answered and sets
+// replies back on. The embedded server has no CLIENT REPLY: it answers
+// with an error, and nothing changes.
+func (l *link) sending(args []string) (answered, last bool) {
+	answered = l.mode() == repliesOn
+	mode, isReply := clientReply(args)
+	isReply = isReply && !l.embedded
+	switch name := strings.ToUpper(args[0]); {
+	case name == "RESET":
+		l.setMode(repliesOn)
+		l.multi, l.queued = false, 0
+		return true, false
+	case l.multi:
+		var cut bool
+		cut, last = l.transaction(name, args, isReply)
+		answered = answered && !cut
+	case name == "MULTI":
+		l.multi = true
+	case Streams(args):
+		last = true // read with Do, which takes one reply: the connection serves nothing else after
+	case isReply:
+		if mode != skipNext || l.mode() == repliesOn {
+			l.setMode(mode)
+		}
+		return mode == repliesOn, false
+	}
+	if l.mode() == skipNext {
+		l.setMode(repliesOn)
+	}
+	return answered, last
+}
+
+// transaction is sending for a command inside MULTI: it is queued, or it
+// ends the transaction. The EXEC of a transaction that queued CLIENT
+// REPLY is not read (the server cuts its reply short: cut); the link is
+// closed after the EXEC of one that queued CLIENT REPLY or a stream.
+func (l *link) transaction(name string, args []string, isReply bool) (cut, last bool) {
+	switch name {
+	case "EXEC":
+		q := l.queued
+		l.multi, l.queued = false, 0
+		return q&queuedReply != 0, q != 0
+	case "DISCARD":
+		l.multi, l.queued = false, 0
+	default:
+		if isReply {
+			l.queued |= queuedReply
+		}
+		if Streams(args) {
+			l.queued |= queuedStream
+		}
+	}
+	return false, false
+}
+
+// plain reports whether the commands of batch each get one reply and
+// leave l as it was for the next: they may go in one pipeline. It notes
+// them sent when they may (busy held).
+func (l *link) plain(batch [][]string) bool {
+	if l.mode() != repliesOn || l.queued != 0 {
+		return false
+	}
+	for _, args := range batch {
+		if _, isReply := clientReply(args); isReply || Streams(args) || strings.EqualFold(args[0], "RESET") {
+			return false
+		}
+	}
+	for _, args := range batch {
+		l.sending(args)
+	}
+	return true
+}
