@@ -17,6 +17,10 @@ import (
 var update = flag.Bool("u", false, "update testscript files with the actual output")
 
 func TestMain(m *testing.M) {
+	// The end-to-end scripts mostly wait (on sleeps, TTLs and their own
+	// redis-servers), so more of them at once than the CPUs finish sooner;
+	// -parallel on the command line still decides.
+	flag.Set("test.parallel", "6")
 	testscript.Main(m, map[string]func(){
 		"locklab": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
