@@ -22,8 +22,10 @@ type Options struct {
 }
 
 // Defaults: the docs' drift factor; a per-node timeout small next to the
-// TTL, yet wide enough for a busy two-core machine.
-var Defaults = Options{TTL: 10 * time.Second, Drift: 0.01, Timeout: 200 * time.Millisecond}
+// 10 s TTL, yet wide enough for a busy two-core machine under -race (200
+// ms timed out once there). The docs' 5-50 ms suits servers on their own
+// cores: --timeout sets it.
+var Defaults = Options{TTL: 10 * time.Second, Drift: 0.01, Timeout: time.Second}
 
 // Answer is one node's answer to one command: its reply, or why there was
 // none (the node is down, the timeout passed, the connection broke).
