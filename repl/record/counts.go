@@ -61,13 +61,6 @@ func (r *Recorder) Failed(desc string) {
 	r.failures++
 }
 
-// Failures is how many commands of the run failed, and the first.
-func (r *Recorder) Failures() (n int, first string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures, r.firstFailure
-}
-
 // RedisError counts an error reply from Redis (for -e).
 func (r *Recorder) RedisError() {
 	r.mu.Lock()

@@ -50,11 +50,6 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// aggregate says whether replies of kind k have elements.
-func (k Kind) aggregate() bool {
-	return k == Array || k == Map || k == Set || k == Push
-}
-
 // Reply is one parsed reply. Which fields mean something depends on Kind:
 //
 //   - Status, Error, Bulk: Str is the text (an error without its "-").

@@ -118,8 +118,7 @@ type lineBaseKey struct{}
 func (e *env) describe(args []string, msg string) string {
 	what := args[0] + " failed"
 	if msg != "" {
-		what = strings.TrimPrefix(strings.SplitN(msg, "\n", 2)[0], "locklab: ")
-		what = strings.TrimPrefix(what, e.Position()+": ")
+		what, _, _ = strings.Cut(msg, "\n")
 	}
 	return e.Position() + ": " + what
 }

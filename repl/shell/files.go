@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // runScript reads a script file relative to the current directory and
@@ -44,8 +45,9 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 		sc = ownRun
 	}
 	err = s.run(context.WithValue(ctx, sessionKey{}, nil), r, src, sc)
-	if msg := words.Describe(err); msg != "" && words.ExitCode(err) == 2 {
-		return &words.Error{Status: 2, Msg: msg, Bare: true} // a syntax error or a typo, found before it ran
+	var perr syntax.ParseError
+	if errors.As(err, &perr) {
+		return &words.Error{Status: 2, Msg: perr.Error()} // a syntax error or a typo, found before it ran
 	}
 	return err
 }
