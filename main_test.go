@@ -37,6 +37,7 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup:               startRedis,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"tty": cmdTTY},
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,8 +16,9 @@ import (
 
 // Terminal reads lines for a person at a terminal (a shell.LineReader).
 type Terminal struct {
-	rl     *readline.Instance
-	prompt string // the prompt shown now, for the hint's room on the line
+	rl      *readline.Instance
+	prompt  string // the prompt shown now, for the hint's room on the line
+	restore func() // gives the terminal its flags back (see keepTypeahead)
 }
 
 // TerminalConfig is what the terminal needs besides the tty itself.
@@ -42,6 +44,7 @@ func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
 		return nil, nil, nil, err
 	}
 	t.rl = rl
+	t.restore = keepTypeahead(os.Stdin)
 	return t, rl.Stdout(), rl.Stderr(), nil
 }
 
@@ -69,6 +72,7 @@ func (t *Terminal) Remember(entry string) {
 // Ctrl-D) arrived while a command ran (chzyer/readline#217), so it gets a
 // moment and no more: locklab is leaving anyway.
 func (t *Terminal) Close() error {
+	defer t.restore()
 	done := make(chan error, 1)
 	go func() { done <- t.rl.Close() }()
 	select {

@@ -21,6 +21,7 @@ func (in *input) interactive(ctx context.Context) int {
 	if !in.opts.color {
 		hint = nil // hints are grey text; without colour they would read as typed
 	}
+	watchEndSignals() // keeps the terminal's state before the REPL changes it, to restore it on SIGTERM
 	histFile := historyFile()
 	privateFile(histFile)
 	term, stdout, stderr, err := repl.NewTerminal(repl.TerminalConfig{HistoryFile: histFile, Complete: complete, Hint: hint})
