@@ -215,3 +215,10 @@ func allStmtLists(n syntax.Node) []*[]*syntax.Stmt {
 	}
 	return nil
 }
+
+// Running reports whether any background job runs, or is about to start.
+func (j *Jobs) Running() bool {
+	j.limit.mu.Lock()
+	defer j.limit.mu.Unlock()
+	return j.limit.live > 0
+}

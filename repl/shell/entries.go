@@ -137,7 +137,8 @@ func (e *entries) flush(ctx context.Context) {
 
 // run runs one entry. An entry that starts background jobs is a run of
 // its own: gutters on, times from its start, and, at the REPL, a verdict
-// once its jobs are done.
+// once its jobs are done. One typed while jobs run (a bare wait) is part
+// of their run.
 func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 	f := &syntax.File{Stmts: stmts}
 	if uses := precheck.Positionals(f); uses > len(e.r.Params) && !e.s.said("$") {
@@ -145,7 +146,9 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 		fmt.Fprintf(stderr, "locklab: this uses $%d, which is empty at the prompt: a pasted script body needs its argument (run the file: ./book_no_lock.sh alice)\n", uses)
 	}
 	named := e.s.jobs.Name(f)
-	e.s.beginRun(len(named) > 0, named)
+	if len(named) > 0 || !e.s.jobs.Running() {
+		e.s.beginRun(len(named) > 0, named) // else it joins the run of the jobs still running: their gutters stay
+	}
 	return e.withEntry(ctx, entryKind{waits: jobs.Calls(f, "wait"), jobs: jobs.Starts(f)}, func(ctx context.Context) error {
 		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
 		e.s.out.Flush()
