@@ -19,23 +19,30 @@ var secretWords = sync.OnceValue(func() *regexp.Regexp {
 // urlPassword matches a URL carrying a password: redis://user:pw@host.
 var urlPassword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`://[^/\s@]*:[^/\s@]*@`) })
 
+// LineBreak stands for a line break in a history entry: the history file
+// has one entry a line, and readline draws one line at a time, so a line
+// break inside an entry (a Lua script over several lines, in quotes) is
+// stored as ↵, and a line typed or recalled at the prompt has each ↵ read
+// as a line break again (see Terminal.ReadLine).
+const LineBreak = "↵"
+
 // HistoryLine is how an entry is stored in the history file, and whether
-// it may be stored at all. Continuation lines are joined; other
-// multi-line entries (an if ... fi) are printed on one line by the shell
-// printer, so that the line-based history file gives them back whole.
+// it may be stored at all: on one line. A multi-line entry is printed on
+// one line by the shell printer (continuation lines joined, an if ... fi
+// with semicolons); a line break that is data (inside quotes) is stored
+// as LineBreak, so that the entry comes back whole after a restart.
 func HistoryLine(entry string) (string, bool) {
 	if secretWords().MatchString(entry) || urlPassword().MatchString(entry) {
 		return "", false
 	}
-	line := strings.TrimSpace(strings.ReplaceAll(entry, "\\\n", ""))
-	if !strings.Contains(line, "\n") {
-		return line, true
+	line := strings.TrimSpace(entry)
+	if strings.Contains(line, "\n") {
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(line), "")
+		if err == nil { // else (a syntax error, kept to be mended) as typed
+			var b strings.Builder
+			syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, f)
+			line = strings.TrimSpace(b.String())
+		}
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(line), "")
-	if err != nil {
-		return strings.ReplaceAll(line, "\n", " "), true
-	}
-	var b strings.Builder
-	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, f)
-	return strings.TrimSpace(b.String()), true
+	return strings.ReplaceAll(line, "\n", LineBreak), true
 }

@@ -49,7 +49,9 @@ func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
 }
 
 // ReadLine reads one line; Ctrl-C while typing gives lines.ErrInterrupt,
-// Ctrl-D on an empty line io.EOF.
+// Ctrl-D on an empty line io.EOF. A multi-line entry recalled from the
+// history comes as one line, each of its line breaks a LineBreak: they
+// are line breaks again.
 func (t *Terminal) ReadLine(prompt string) (string, error) {
 	t.prompt = prompt
 	t.rl.SetPrompt(prompt)
@@ -57,11 +59,12 @@ func (t *Terminal) ReadLine(prompt string) (string, error) {
 	if errors.Is(err, readline.ErrInterrupt) {
 		err = lines.ErrInterrupt
 	}
-	return line, err
+	return strings.ReplaceAll(line, LineBreak, "\n"), err
 }
 
 // Remember saves an entry in the history, unless it holds a secret. A
-// multi-line entry is saved as one line, so it comes back whole.
+// multi-line entry is saved as one line (see HistoryLine), so it comes
+// back whole, and is redrawn as one line when recalled.
 func (t *Terminal) Remember(entry string) {
 	if line, ok := HistoryLine(entry); ok {
 		t.rl.SaveHistory(line)

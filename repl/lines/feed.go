@@ -53,7 +53,7 @@ func (f *Feed) Read(p []byte) (int, error) {
 		f.cont = endsInContinuation(line)
 		f.entry.WriteString(line + "\n")
 		f.buf = append(f.buf[:0], line+"\n"...)
-		f.lines++
+		f.lines += 1 + strings.Count(line, "\n") // a line recalled from the history may hold several
 	}
 	n := copy(p, f.buf)
 	f.buf = f.buf[n:]
