@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"mvdan.cc/sh/v3/interp"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/locklab/locklab/repl/commands"
 	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/stream"
 )
@@ -32,7 +32,7 @@ func (s *Shell) redis(ctx context.Context, e *env, args []string) error {
 // does, as the macro's failure.)
 func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOnError bool) error {
 	if r.IsError() {
-		embeddedGap(e.hc.Stderr, s.cfg.Sessions.Get(name).Target(), args, r.Str)
+		embeddedGap(e.hc.Stderr, s.cfg.Sessions.Get(name).Target(), args)
 	}
 	return s.print.Status(e.hc.Stderr, args, r, exitOnError)
 }
@@ -94,14 +94,15 @@ func (s *Shell) findings(ctx context.Context) []check.Finding {
 	return s.rec.Verdict(s.cfg.Sessions.Get(session.Main).Lengths(ctx, s.rec.Slots()))
 }
 
-// embeddedGap says, under the embedded Redis's "unknown command" for a
-// command real Redis has (CLIENT LIST, CONFIG GET, DEBUG ...), that the
-// gap is the embedded server's, and what to do.
-func embeddedGap(stderr io.Writer, t session.Target, args []string, msg string) {
-	if !t.Embedded || !strings.Contains(msg, "unknown command") && !strings.Contains(msg, "unknown subcommand") {
+// embeddedGap says, under the embedded Redis's error for a command real
+// Redis has and it lacks (CLIENT LIST, CONFIG GET, DEBUG ...), that the
+// gap is the embedded server's, and what to do. server.Lacks decides, as
+// it does for completion.
+func embeddedGap(stderr io.Writer, t session.Target, args []string) {
+	if !t.Embedded {
 		return
 	}
-	if cmd, _ := commands.Lookup(args); cmd != nil {
+	if cmd, _ := commands.Lookup(args); cmd != nil && server.Lacks(cmd.Name) {
 		fmt.Fprintf(stderr, "hint: the embedded Redis does not implement %s; run against redis-server with -p PORT (README: the embedded Redis)\n", cmd.Name)
 	}
 }
