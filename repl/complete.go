@@ -18,12 +18,18 @@ const maxKeys = 500
 // Completer completes command names (Redis's and the lab's), container
 // subcommands (CLIENT SETNAME), and keys seen in commands and replies.
 type Completer struct {
-	mu   sync.Mutex
-	keys map[string]struct{}
+	mu    sync.Mutex
+	keys  map[string]struct{}
+	lacks func(name string) bool // the server's gaps (nil: none)
 }
 
 // NewCompleter makes a completer with no keys yet; feed it with Observe.
-func NewCompleter() *Completer { return &Completer{keys: map[string]struct{}{}} }
+// lacks names the commands the server lacks (server.Lacks on the
+// embedded Redis, nil elsewhere): completion leaves them out, and the
+// hint says why when one is typed.
+func NewCompleter(lacks func(name string) bool) *Completer {
+	return &Completer{keys: map[string]struct{}{}, lacks: lacks}
+}
 
 // Observe learns keys from one command and its reply.
 func (c *Completer) Observe(e session.Event) {
@@ -77,9 +83,9 @@ func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
 	var cands []string
 	switch {
 	case len(cmd) == 0:
-		cands = matchCase(partial, append(commands.Names(), words.Names()...))
+		cands = matchCase(partial, append(c.has("", commands.Names()), words.Names()...))
 	case len(cmd) == 1 && len(commands.SubNames(cmd[0])) > 0:
-		cands = matchCase(partial, commands.SubNames(cmd[0]))
+		cands = matchCase(partial, c.has(strings.ToUpper(cmd[0])+" ", commands.SubNames(cmd[0])))
 	default:
 		cands = c.matchKeys(partial)
 	}
@@ -88,6 +94,21 @@ func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
 		out[i] = []rune(cand[len(partial):] + " ")
 	}
 	return out, len([]rune(partial))
+}
+
+// has is the names the server has: names, less those whose prefix+name
+// it lacks.
+func (c *Completer) has(prefix string, names []string) []string {
+	if c.lacks == nil {
+		return names
+	}
+	var out []string
+	for _, n := range names {
+		if !c.lacks(prefix + n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func (c *Completer) matchKeys(partial string) []string {
@@ -134,6 +155,18 @@ func splitForCompletion(text string) (cmd []string, partial string) {
 		partial, fields = fields[len(fields)-1], fields[:len(fields)-1]
 	}
 	return RedisPart(fields), partial
+}
+
+// Hint is the grey hint for a line being typed: for a command the server
+// lacks, that it does; else, as redis-cli shows, what is still to type.
+func (c *Completer) Hint(line string) string {
+	if c.lacks != nil {
+		cmd, partial := splitForCompletion(line)
+		if found, _ := commands.Lookup(append(cmd, partial)); found != nil && c.lacks(found.Name) {
+			return "(the embedded Redis lacks " + found.Name + ": -p PORT runs it on redis-server)"
+		}
+	}
+	return Hint(line)
 }
 
 // Hint is the grey argument hint for a line being typed, as redis-cli

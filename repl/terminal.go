@@ -87,15 +87,15 @@ func (t *Terminal) Close() error {
 }
 
 // hintPainter draws hint(line) in grey after the text typed, when the
-// cursor is at the end of the line, cut to what fits on the line (a hint
+// cursor is at the end of the line (and Enter was not pressed), cut to what fits on the line (a hint
 // that wrapped would leave debris when the line is redrawn).
 func (t *Terminal) hintPainter(hint func(string) string) readline.Painter {
 	if hint == nil {
 		return nil
 	}
 	return painterFunc(func(line []rune, pos int) []rune {
-		if pos != len(line) {
-			return line
+		if pos != len(line) || len(line) > 0 && line[len(line)-1] == '\n' {
+			return line // not at the end; or Enter's last drawing, which must leave nothing behind
 		}
 		room := readline.GetScreenWidth() - utf8.RuneCountInString(t.prompt) - len(line) - 2
 		h := []rune(hint(string(line)))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/locklab/locklab/repl"
+	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
 	"github.com/locklab/locklab/repl/words"
@@ -15,9 +16,13 @@ import (
 
 // interactive is the REPL for a person at a terminal.
 func (in *input) interactive(ctx context.Context) int {
-	complete := repl.NewCompleter()
+	var lacks func(string) bool
+	if in.sessions.Target.Embedded {
+		lacks = server.Lacks
+	}
+	complete := repl.NewCompleter(lacks)
 	in.sessions.Observe(complete.Observe)
-	hint := repl.Hint
+	hint := complete.Hint
 	if !in.opts.color {
 		hint = nil // hints are grey text; without colour they would read as typed
 	}
