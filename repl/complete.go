@@ -24,7 +24,7 @@ type Completer struct {
 }
 
 // NewCompleter makes a completer with no keys yet; feed it with Observe.
-// lacks names the commands the server lacks (server.Lacks on the
+// lacks names the commands the server lacks (gaps.Embedded on the
 // embedded Redis, nil elsewhere): completion leaves them out, and the
 // hint says why when one is typed.
 func NewCompleter(lacks func(name string) bool) *Completer {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/gaps"
 )
 
 // completions is what Tab offers after line, whole words.
@@ -24,7 +24,7 @@ func completions(c *Completer, line string) []string {
 // what it has; the grey hint for a command it lacks says so. On a real
 // server (no lacks) everything is offered.
 func TestCompleteEmbeddedGaps(t *testing.T) {
-	embedded, real := NewCompleter(server.Lacks), NewCompleter(nil)
+	embedded, real := NewCompleter(gaps.Embedded), NewCompleter(nil)
 	tests := []struct {
 		line       string
 		has, lacks []string

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/locklab/locklab/repl"
-	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/gaps"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
 	"github.com/locklab/locklab/repl/words"
@@ -18,7 +18,7 @@ import (
 func (in *input) interactive(ctx context.Context) int {
 	var lacks func(string) bool
 	if in.sessions.Target.Embedded {
-		lacks = server.Lacks
+		lacks = gaps.Embedded
 	}
 	complete := repl.NewCompleter(lacks)
 	in.sessions.Observe(complete.Observe)

@@ -4,49 +4,38 @@ import (
 	"bufio"
 	"bytes"
 	"strings"
-	"sync"
 
 	"github.com/alicebob/miniredis/v2"
 	mrserver "github.com/alicebob/miniredis/v2/server"
-
-	"github.com/locklab/locklab/repl/commands"
 )
 
-// Lacks reports whether the embedded Redis lacks the command called name
-// ("DEBUG", or a subcommand as "CLIENT LIST"), one real Redis has: the
-// one answer to "is this a gap of the embedded Redis?", which completion
-// and the hint under an error both ask. What the embedded Redis has is
-// read from itself, once: the commands it registers, and of those with
-// subcommands, the subcommands it does not answer with "unknown
-// subcommand" or "not supported".
-func Lacks(name string) bool {
-	return embeddedGaps()[strings.ToUpper(strings.Join(strings.Fields(name), " "))]
-}
-
-// embeddedGaps are the commands and subcommands of locklab's table the
-// embedded Redis lacks, found on a server of its own, started for it and
-// closed at once (nothing of a lab's server is touched). Each subcommand
-// of a container it has is tried once, with no arguments: every one
-// answers at once (an error, or an empty answer).
-var embeddedGaps = sync.OnceValue(func() map[string]bool {
+// Gaps says which of names, commands ("DEBUG") or subcommands ("CLIENT
+// LIST"), the embedded Redis lacks, as it says itself: a command it never
+// registered, or a subcommand it refuses as unknown or not supported. It
+// asks an embedded Redis of its own, started for it and closed at once
+// (nothing of a lab's server is touched), where each subcommand of a
+// container it has is tried once, with no arguments: every one answers
+// at once (an error, or an empty answer). Package gaps keeps the answer.
+func Gaps(names []string) (map[string]bool, error) {
 	m := miniredis.NewMiniRedis()
 	if err := m.Start(); err != nil {
-		return nil // no gaps known: no hints, all completions
+		return nil, err
 	}
 	defer m.Close()
 	srv := m.Server()
 	gaps := map[string]bool{}
-	for _, c := range commands.All() {
-		top, sub, isSub := strings.Cut(c.Name, " ")
+	for _, name := range names {
+		name = strings.ToUpper(name)
+		top, sub, isSub := strings.Cut(name, " ")
 		switch {
 		case !srv.IsRegisteredCommand(top):
-			gaps[c.Name] = true
+			gaps[name] = true
 		case isSub:
-			gaps[c.Name] = unknownSub(try(srv, top, sub))
+			gaps[name] = unknownSub(try(srv, top, sub))
 		}
 	}
-	return gaps
-})
+	return gaps, nil
+}
 
 // try is the embedded server's answer to args, as RESP.
 func try(srv *mrserver.Server, args ...string) string {

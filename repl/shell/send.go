@@ -9,9 +9,9 @@ import (
 
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/commands"
+	"github.com/locklab/locklab/repl/gaps"
 	"github.com/locklab/locklab/repl/reply"
 	"github.com/locklab/locklab/repl/resp"
-	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/stream"
 )
@@ -96,13 +96,13 @@ func (s *Shell) findings(ctx context.Context) []check.Finding {
 
 // embeddedGap says, under the embedded Redis's error for a command real
 // Redis has and it lacks (CLIENT LIST, CONFIG GET, DEBUG ...), that the
-// gap is the embedded server's, and what to do. server.Lacks decides, as
+// gap is the embedded server's, and what to do. gaps.Embedded decides, as
 // it does for completion.
 func embeddedGap(stderr io.Writer, t session.Target, args []string) {
 	if !t.Embedded {
 		return
 	}
-	if cmd, _ := commands.Lookup(args); cmd != nil && server.Lacks(cmd.Name) {
+	if cmd, _ := commands.Lookup(args); cmd != nil && gaps.Embedded(cmd.Name) {
 		fmt.Fprintf(stderr, "hint: the embedded Redis does not implement %s; run against redis-server with -p PORT (README: the embedded Redis)\n", cmd.Name)
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package gaps
 
 import (
 	"context"
@@ -8,24 +8,25 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/locklab/locklab/repl/commands"
+	"github.com/locklab/locklab/repl/server"
 )
 
-// TestLacks: the embedded Redis's gaps, as the issue found them, and what
-// it has; and for every gap Lacks names, the embedded Redis really
+// TestEmbedded: the embedded Redis's gaps, as the issue found them, and what
+// it has; and for every gap Embedded names, the embedded Redis really
 // refuses the command (unknown command, unknown subcommand, not
 // supported), so that the hint under its error and completion agree.
-func TestLacks(t *testing.T) {
+func TestEmbedded(t *testing.T) {
 	for _, name := range []string{"CLIENT LIST", "CLIENT KILL", "CLIENT PAUSE", "CONFIG GET", "CONFIG", "DEBUG", "OBJECT ENCODING", "MONITOR", "client list"} {
-		if !Lacks(name) {
-			t.Errorf("Lacks(%q) = false, want true", name)
+		if !Embedded(name) {
+			t.Errorf("Embedded(%q) = false, want true", name)
 		}
 	}
 	for _, name := range []string{"GET", "SET", "EVAL", "CLIENT", "CLIENT SETNAME", "SCRIPT LOAD", "OBJECT IDLETIME", "SUBSCRIBE", "NOSUCHCOMMAND"} {
-		if Lacks(name) {
-			t.Errorf("Lacks(%q) = true, want false", name)
+		if Embedded(name) {
+			t.Errorf("Embedded(%q) = true, want false", name)
 		}
 	}
-	e, err := StartEmbedded()
+	e, err := server.StartEmbedded()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestLacks(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: e.Addr(), Protocol: 2, DisableIdentity: true})
 	defer c.Close()
 	for _, cmd := range commands.All() {
-		if !Lacks(cmd.Name) {
+		if !Embedded(cmd.Name) {
 			continue
 		}
 		args := []any{}
@@ -42,7 +43,7 @@ func TestLacks(t *testing.T) {
 		}
 		_, err := c.Do(context.Background(), args...).Result()
 		if err == nil || !strings.Contains(err.Error(), "unknown") && !strings.Contains(err.Error(), "not supported") {
-			t.Errorf("%s: the embedded Redis answers %v, yet Lacks says it lacks it", cmd.Name, err)
+			t.Errorf("%s: the embedded Redis answers %v, yet Embedded says it lacks it", cmd.Name, err)
 		}
 	}
 }
