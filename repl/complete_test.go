@@ -21,8 +21,7 @@ func completions(c *Completer, line string) []string {
 
 // TestCompleteEmbeddedGaps: on the embedded Redis, Tab leaves out what it
 // lacks (CONFIG, DEBUG, CLIENT LIST, OBJECT ENCODING) and still offers
-// what it has; the grey hint for a command it lacks says so. On a real
-// server (no lacks) everything is offered.
+// what it has. On a real server (no lacks) everything is offered.
 func TestCompleteEmbeddedGaps(t *testing.T) {
 	embedded, real := NewCompleter(gaps.Embedded), NewCompleter(nil)
 	tests := []struct {
@@ -51,6 +50,13 @@ func TestCompleteEmbeddedGaps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHintEmbeddedGaps: on the embedded Redis, the grey hint for a
+// command it lacks says so; for others, and on a real server, it shows
+// the arguments still to type.
+func TestHintEmbeddedGaps(t *testing.T) {
+	embedded, real := NewCompleter(gaps.Embedded), NewCompleter(nil)
 	for line, want := range map[string]string{
 		"CONFIG GET ":     "(the embedded Redis lacks CONFIG GET: -p PORT runs it on redis-server)",
 		"client list":     "(the embedded Redis lacks CLIENT LIST: -p PORT runs it on redis-server)",
