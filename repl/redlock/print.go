@@ -17,6 +17,9 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	holder, w := env.Session(), env.Stdout()
+	if err := env.Sessions().WaitPaused(ctx, holder); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "%s: redlock acquire %s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], o.TTL, o.Drift, o.Timeout)
 	a, err := l.Acquire(ctx, env.Clock(), holder, args[0], args[1], o)
 	if a == nil {
@@ -84,6 +87,9 @@ func printAnswers(w io.Writer, answers []Answer) {
 }
 
 func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error {
+	if err := env.Sessions().WaitPaused(ctx, env.Session()); err != nil {
+		return err
+	}
 	answers, err := l.Release(ctx, env.Clock(), env.Session(), key, token, Defaults)
 	if answers == nil {
 		return err
@@ -100,15 +106,20 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 	return err
 }
 
-// printVerdict prints TWO HOLDERS for each pair of overlapping grants, or
-// all clear.
-func (l *Lab) printVerdict(w io.Writer) {
+// printVerdict prints TWO HOLDERS for each pair of overlapping grants,
+// OVERLAP for each holder that sent a command past its validity while
+// another held the lock, or all clear.
+func (l *Lab) printVerdict(w io.Writer, cmds []Command) {
 	found, grants := l.Verdict()
 	for _, f := range found {
 		fmt.Fprintln(w, "redlock verdict: "+f.String())
 	}
+	late := l.Overlaps(cmds)
+	for _, o := range late {
+		fmt.Fprintln(w, "redlock verdict: "+o.String())
+	}
 	switch {
-	case len(found) > 0:
+	case len(found) > 0 || len(late) > 0:
 	case grants == 0:
 		fmt.Fprintln(w, "redlock verdict: nothing granted yet")
 	default:

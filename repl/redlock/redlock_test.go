@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/record"
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/redlock"
+	"github.com/locklab/locklab/repl/session"
 )
 
 var ctx = context.Background()
@@ -116,17 +119,30 @@ func TestDelayedRestart(t *testing.T) {
 	}
 }
 
-// env is a word's Env: lines in a buffer.
-type env struct{ out bytes.Buffer }
+// env is a word's Env: lines in a buffer, sessions on an embedded
+// server, an empty record.
+type env struct {
+	out bytes.Buffer
+	set *session.Set
+	rec *record.Recorder
+}
 
-func (e *env) Stdout() io.Writer  { return &e.out }
-func (e *env) Session() string    { return "alice" }
-func (e *env) Clock() clock.Clock { return clock.Real{} }
+func newEnv(t *testing.T) *env {
+	set := session.NewSet(session.Target{Network: "tcp", Addr: redistest.Embedded(t)})
+	t.Cleanup(set.Close)
+	return &env{set: set, rec: record.New()}
+}
+
+func (e *env) Stdout() io.Writer          { return &e.out }
+func (e *env) Session() string            { return "alice" }
+func (e *env) Clock() clock.Clock         { return clock.Real{} }
+func (e *env) Sessions() *session.Set     { return e.set }
+func (e *env) Recorder() *record.Recorder { return e.rec }
 
 // TestWords: the words print each node's command and answer, and the
 // note; bad arguments are a UsageError.
 func TestWords(t *testing.T) {
-	l, e := &redlock.Lab{}, &env{}
+	l, e := &redlock.Lab{}, newEnv(t)
 	t.Cleanup(l.Down)
 	for _, line := range []string{"redlock up --nodes 3", "crash C", "redlock acquire lock:x t1 --ttl 2s"} {
 		if err := l.Run(ctx, e, strings.Fields(line)); err != nil {

@@ -9,14 +9,19 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/record"
+	"github.com/locklab/locklab/repl/session"
 )
 
 // Env is what the words need of the run: where lines go, the session a
-// command runs in (the holder's name), and the lab's clock.
+// command runs in (the holder's name), the lab's clock, the sessions (to
+// pause one) and the run's record (the commands the holders sent).
 type Env interface {
 	Stdout() io.Writer
 	Session() string
 	Clock() clock.Clock
+	Sessions() *session.Set
+	Recorder() *record.Recorder
 }
 
 // UsageError is bad arguments: the usage line of the word.
@@ -30,6 +35,7 @@ const (
 	ClockUsage   = "clock jump NODE +DUR|-DUR"
 	CrashUsage   = "crash NODE"
 	RestartUsage = "restart NODE [--delay DUR]"
+	PauseUsage   = "pause SESSION DUR"
 )
 
 // Run runs one of the words redlock, clock, crash NODE, restart.
@@ -47,6 +53,8 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 		return nil
 	case args[0] == "restart":
 		return l.restartWord(env, args[1:])
+	case args[0] == "pause" && len(args) == 3:
+		return pauseWord(env, args[1], args[2])
 	}
 	return usageOf(args[0])
 }
@@ -59,6 +67,8 @@ func usageOf(word string) error {
 		return UsageError(CrashUsage)
 	case "restart":
 		return UsageError(RestartUsage)
+	case "pause":
+		return UsageError(PauseUsage)
 	}
 	return UsageError(Usage)
 }
@@ -78,7 +88,7 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	case sub == "release" && len(args) == 2:
 		return l.releaseWord(ctx, env, args[0], args[1])
 	case sub == "verdict" && len(args) == 0:
-		l.printVerdict(env.Stdout())
+		l.printVerdict(env.Stdout(), commands(env.Recorder()))
 		return nil
 	}
 	return UsageError(Usage)
