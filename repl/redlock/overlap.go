@@ -77,10 +77,10 @@ func (l *Lab) validLocked(holder, key string, t time.Time) bool {
 	return false
 }
 
-// shortCommand is a command as a verdict names it: a script's body shown
-// as <script>.
+// shortCommand is a command as a verdict names it: a script's body or
+// SHA1 shown as <script>.
 func shortCommand(args []string) string {
-	if len(args) > 1 && strings.EqualFold(args[0], "EVAL") {
+	if len(args) > 1 && (strings.EqualFold(args[0], "EVAL") || strings.EqualFold(args[0], "EVALSHA")) {
 		args = append([]string{args[0], "<script>"}, args[2:]...)
 	}
 	return strings.Join(args, " ")
