@@ -31,7 +31,7 @@ func (u UsageError) Error() string { return "usage: " + string(u) }
 
 // The words' usage lines.
 const (
-	Usage        = "redlock up [--nodes N] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
+	Usage        = "redlock up [--nodes N] [--real] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
 	ClockUsage   = "clock jump NODE +DUR|-DUR"
 	CrashUsage   = "crash NODE"
 	RestartUsage = "restart NODE [--delay DUR]"
@@ -95,27 +95,35 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 }
 
 func (l *Lab) upWord(env Env, args []string) error {
-	n := 5
-	if len(args) == 2 && args[0] == "--nodes" {
-		v, err := strconv.Atoi(args[1])
-		if err != nil {
-			return UsageError(Usage)
-		}
-		n = v
-	} else if len(args) != 0 {
-		return UsageError(Usage)
-	}
-	if err := l.Up(n, env.Clock()); err != nil {
+	n, kind, err := parseUp(args)
+	if err != nil {
 		return err
 	}
-	ts, _ := l.targets()
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.name
+	if err := l.Up(n, env.Clock(), kind); err != nil {
+		return err
 	}
-	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), each embedded on its own clock; a majority is %d\n",
-		n, strings.Join(names, " "), n/2+1)
+	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), %s; a majority is %d\n",
+		n, strings.Join(l.names(), " "), l.describe(), n/2+1)
 	return nil
+}
+
+// parseUp reads `redlock up`'s flags: [--nodes N] [--real].
+func parseUp(args []string) (n int, kind Kind, err error) {
+	n = 5
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--real":
+			kind = Real
+		case args[i] == "--nodes" && i+1 < len(args):
+			i++
+			if n, err = strconv.Atoi(args[i]); err != nil {
+				return 0, 0, UsageError(Usage)
+			}
+		default:
+			return 0, 0, UsageError(Usage)
+		}
+	}
+	return n, kind, nil
 }
 
 func (l *Lab) jumpWord(env Env, name, dur string) error {
