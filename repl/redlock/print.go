@@ -26,7 +26,8 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	printAnswers(w, a.Set)
-	fmt.Fprintf(w, "  elapsed %v; validity = ttl - elapsed - drift = %.2fs\n", a.Elapsed.Round(time.Millisecond), a.Validity.Seconds())
+	// In milliseconds always: a Duration under 0.5ms would print "0s".
+	fmt.Fprintf(w, "  elapsed %dms; validity = ttl - elapsed - drift = %.2fs\n", a.Elapsed.Round(time.Millisecond).Milliseconds(), a.Validity.Seconds())
 	if a.Released != nil {
 		printAnswers(w, a.Released)
 	}
