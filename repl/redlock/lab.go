@@ -21,6 +21,7 @@ type Lab struct {
 	life   context.Context // ends (and delayed restarts with it) on Down
 	stop   context.CancelFunc
 	kind   Kind
+	client Client
 	dir    string // real nodes' temporary folder, removed on Down
 }
 

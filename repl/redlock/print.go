@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/resp"
 )
 
 // acquireWord is `redlock acquire KEY TOKEN [--ttl DUR] [--drift F]
@@ -20,7 +22,11 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 	if err := env.Sessions().WaitPaused(ctx, holder); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s: redlock acquire %s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], o.TTL, o.Drift, o.Timeout)
+	via := ""
+	if l.clientNow() == Redsync {
+		via = " via go-redsync/redsync"
+	}
+	fmt.Fprintf(w, "%s: redlock acquire %s%s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], via, o.TTL, o.Drift, o.Timeout)
 	a, err := l.Acquire(ctx, env.Clock(), holder, args[0], args[1], o)
 	if a == nil {
 		return err
@@ -79,9 +85,9 @@ func parseOptions(args []string) (Options, error) {
 // printAnswers prints each node's command and answer.
 func printAnswers(w io.Writer, answers []Answer) {
 	for _, a := range answers {
-		cmd := strings.Join(a.Args, " ")
-		if a.Args[0] == "EVAL" {
-			cmd = "EVAL <compare-and-delete> 1 " + strings.Join(a.Args[3:], " ")
+		cmd := shortCommand(a.Args)
+		if a.Args[0] == "EVAL" && a.Args[1] == releaseScript {
+			cmd = "EVAL <compare-and-delete> " + strings.Join(a.Args[2:], " ")
 		}
 		fmt.Fprintf(w, "  %s  %s -> %s\n", a.Node, cmd, a.Text())
 	}
@@ -99,11 +105,12 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 	printAnswers(env.Stdout(), answers)
 	var on []string
 	for _, a := range answers {
-		if a.Err == nil && a.Reply.Int == 1 {
+		if a.Err == nil && a.Reply.Kind == resp.Int && a.Reply.Int == 1 {
 			on = append(on, a.Node)
 		}
 	}
-	fmt.Fprintf(env.Stdout(), "   ↳ released %s on %d/%d (%s)\n", key, len(on), len(answers), strings.Join(on, " "))
+	n, _ := l.targets()
+	fmt.Fprintf(env.Stdout(), "   ↳ released %s on %d/%d (%s)\n", key, len(on), len(n), strings.Join(on, " "))
 	return err
 }
 

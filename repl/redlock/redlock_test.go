@@ -160,3 +160,38 @@ func TestWords(t *testing.T) {
 		t.Errorf("clock jump A 3s (no sign): %v, want a usage error", err)
 	}
 }
+
+// TestRedsync: through go-redsync/redsync the clock jump gives the same
+// TWO HOLDERS, and the commands the library sent are the answers, as
+// go-redis sent them.
+func TestRedsync(t *testing.T) {
+	l := up(t, 5)
+	l.Use(redlock.Redsync)
+	l.Crash("D")
+	l.Crash("E")
+	a := acquire(t, l, "alice", "a1")
+	if !a.Granted || nodes(a) != "A B C" || a.Set[4].Text() != "no answer: node down" {
+		t.Fatalf("alice: granted %v on %q, E answered %q", a.Granted, nodes(a), a.Set[4].Text())
+	}
+	if got := strings.Join(a.Set[0].Args, " "); got != "set lock:x a1 ex 5 nx" {
+		t.Errorf("A's command: %q, want redsync's (go-redis's) set lock:x a1 ex 5 nx", got)
+	}
+	for _, n := range []string{"D", "E"} {
+		if err := l.Restart(n, 0, clock.Real{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Jump("C", 6*time.Second)
+	b := acquire(t, l, "bob", "b1")
+	if !b.Granted || nodes(b) != "C D E" {
+		t.Fatalf("bob: granted %v on %q, want C D E", b.Granted, nodes(b))
+	}
+	found, _ := l.Verdict()
+	if len(found) != 1 || !strings.Contains(found[0].String(), "alice (A B C) and bob (C D E)") {
+		t.Errorf("verdict: %v, want TWO HOLDERS alice (A B C) and bob (C D E)", found)
+	}
+	released, err := l.Release(ctx, clock.Real{}, "bob", "lock:x", "b1", redlock.Defaults)
+	if err != nil || len(released) < 5 || released[len(released)-1].Reply.Int != 1 {
+		t.Errorf("bob's release through redsync: %v %v", released, err)
+	}
+}

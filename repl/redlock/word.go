@@ -31,7 +31,7 @@ func (u UsageError) Error() string { return "usage: " + string(u) }
 
 // The words' usage lines.
 const (
-	Usage        = "redlock up [--nodes N] [--real] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
+	Usage        = "redlock up [--nodes N] [--real] [--client redsync] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
 	ClockUsage   = "clock jump NODE +DUR|-DUR"
 	CrashUsage   = "crash NODE"
 	RestartUsage = "restart NODE [--delay DUR]"
@@ -95,20 +95,25 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 }
 
 func (l *Lab) upWord(env Env, args []string) error {
-	n, kind, err := parseUp(args)
+	n, kind, client, err := parseUp(args)
 	if err != nil {
 		return err
 	}
 	if err := l.Up(n, env.Clock(), kind); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), %s; a majority is %d\n",
-		n, strings.Join(l.names(), " "), l.describe(), n/2+1)
+	l.Use(client)
+	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), %s; a majority is %d%s\n",
+		n, strings.Join(l.names(), " "), l.describe(), n/2+1, clientNote[client])
 	return nil
 }
 
-// parseUp reads `redlock up`'s flags: [--nodes N] [--real].
-func parseUp(args []string) (n int, kind Kind, err error) {
+// clientNote says who runs the algorithm, after `redlock up`'s line.
+var clientNote = map[Client]string{Redsync: "; acquire and release run through go-redsync/redsync v4 (its go-redis v9 pool)"}
+
+// parseUp reads `redlock up`'s flags: [--nodes N] [--real] [--client
+// locklab|redsync].
+func parseUp(args []string) (n int, kind Kind, client Client, err error) {
 	n = 5
 	for i := 0; i < len(args); i++ {
 		switch {
@@ -117,13 +122,18 @@ func parseUp(args []string) (n int, kind Kind, err error) {
 		case args[i] == "--nodes" && i+1 < len(args):
 			i++
 			if n, err = strconv.Atoi(args[i]); err != nil {
-				return 0, 0, UsageError(Usage)
+				return 0, 0, 0, UsageError(Usage)
+			}
+		case args[i] == "--client" && i+1 < len(args) && (args[i+1] == "redsync" || args[i+1] == "locklab"):
+			i++
+			if args[i] == "redsync" {
+				client = Redsync
 			}
 		default:
-			return 0, 0, UsageError(Usage)
+			return 0, 0, 0, UsageError(Usage)
 		}
 	}
-	return n, kind, nil
+	return n, kind, client, nil
 }
 
 func (l *Lab) jumpWord(env Env, name, dur string) error {
