@@ -42,7 +42,7 @@ var (
 	}
 	failoverScripts = []string{"failover-fixes.lab", "failover.lab"}
 	// redlockScripts start their own embedded nodes (redlock up).
-	redlockScripts = []string{"redlock-crash-restart.lab", "redlock-clock-jump.lab", "redlock.lab"}
+	redlockScripts = []string{"redlock-crash-restart.lab", "redlock-pause.lab", "redlock-fencing.lab", "redlock-clock-jump.lab", "redlock.lab"}
 )
 
 // TestLabScripts runs every script in scripts/ labRuns times on the

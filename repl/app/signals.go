@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/locklab/locklab/repl/redlock"
 	"github.com/locklab/locklab/repl/words"
 )
 
@@ -86,12 +87,13 @@ func (in *input) endByInterrupt() {
 }
 
 // endSignals end locklab, as they end redis-cli, but first the servers
-// `cluster up` started stop and their temporary directories go: SIGTERM
+// `cluster up` and `redlock up --real` started stop and their temporary directories go: SIGTERM
 // (kill), SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\).
 var endSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // watchEndSignals sets up, once, what the end signals do: stop the
-// clusters (words.CloseClusters), give the terminal back as it was, then
+// clusters and the real redlock nodes (words.CloseClusters,
+// redlock.StopAll), give the terminal back as it was, then
 // end by the signal. A signal locklab was started with ignored (SIGHUP
 // under nohup) stays ignored.
 var watchEndSignals = sync.OnceFunc(func() {
@@ -110,6 +112,7 @@ var watchEndSignals = sync.OnceFunc(func() {
 	go func() {
 		sig := (<-c).(syscall.Signal)
 		words.CloseClusters()
+		redlock.StopAll()
 		restore()
 		dieBy(sig)
 	}()

@@ -63,6 +63,7 @@ const (
 	evalReleaseUsage = "eval-release KEY TOKEN"
 	extendUsage      = "extend KEY TOKEN TTL"
 	fencedBookUsage  = "fenced-book BIDDER [--lock KEY] [--ttl DUR] [--work DUR] [--pause DUR] [--wait DUR] [--slot KEY] [--seats N]"
+	fencedWriteUsage = "fenced-write BIDDER TOKEN [--lock KEY] [--slot KEY] [--seats N]"
 )
 
 // Macros is the table of lab macros, in the order help lists them.
@@ -91,6 +92,10 @@ var Macros = []Macro{
 		Usage:   fencedBookUsage,
 		Summary: "a booking guarded by a fencing token (INCR): the slot refuses a token older than the newest it has seen",
 		Run:     fencedBook},
+	{Name: "fenced-write", Bidder: true,
+		Usage:   fencedWriteUsage,
+		Summary: "the booking alone, through the slot's fencing check: refused when TOKEN is older than the newest the slot accepted",
+		Run:     fencedWriteMacro},
 }
 
 // Find returns the macro called name, or nil.

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -163,4 +164,12 @@ func (r *Recorder) Timeline(verdict []check.Finding) timeline.Timeline {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(time.Now()), verdict)
+}
+
+// Commands are the run's commands so far, as the timeline keeps them
+// (the first maxEvents), in the order the annotator read them.
+func (r *Recorder) Commands() []timeline.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
 }

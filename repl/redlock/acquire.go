@@ -136,6 +136,9 @@ func (l *Lab) Acquire(ctx context.Context, c clock.Clock, holder, key, token str
 		return nil, err
 	}
 	a := &Attempt{Holder: holder, Key: key, Token: token, Opts: o}
+	if l.clientNow() == Redsync {
+		return a, l.acquireRedsync(ctx, c, ts, a)
+	}
 	start := c.Now()
 	set := []string{"SET", key, token, "NX", "PX", strconv.FormatInt(o.TTL.Milliseconds(), 10)}
 	a.Set = everywhere(ctx, ts, holder, o.Timeout, set)
@@ -164,7 +167,12 @@ func (l *Lab) Release(ctx context.Context, c clock.Clock, holder, key, token str
 	if err != nil {
 		return nil, err
 	}
-	out := everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
+	var out []Answer
+	if l.clientNow() == Redsync {
+		out = releaseRedsync(ctx, ts, key, token, o)
+	} else {
+		out = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
+	}
 	l.ended(key, token, c.Now())
 	return out, ctx.Err()
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/server"
 )
 
 // Crash stops node name at once: its data is gone, and it answers nothing
@@ -68,7 +67,7 @@ func (l *Lab) restartLater(nd *node, gen int) error {
 
 // startLocked starts nd's server, empty. l.mu is held.
 func (l *Lab) startLocked(nd *node) error {
-	srv, err := server.StartEmbeddedClock(nd.clock)
+	srv, err := startServer(l.kind, l.dir, nd)
 	if err != nil {
 		return fmt.Errorf("restart %s: %w", nd.name, err)
 	}

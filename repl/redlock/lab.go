@@ -3,6 +3,7 @@ package redlock
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -19,54 +20,78 @@ type Lab struct {
 	key    string          // the last key acquired, for status
 	life   context.Context // ends (and delayed restarts with it) on Down
 	stop   context.CancelFunc
+	kind   Kind
+	client Client
+	dir    string // real nodes' temporary folder, removed on Down
 }
 
 // node is one independent Redis: down when srv is nil.
 type node struct {
 	name  string
 	clock *clock.Offset
-	srv   *server.Embedded
+	srv   nodeServer
 	gen   int // counts crashes, so a delayed restart never revives a newer life
 }
 
 // MaxNodes is the most nodes Up starts.
 const MaxNodes = 9
 
-// Up stops any nodes and starts n fresh ones, A, B, C ..., each its own
-// embedded server on its own clock (base plus an offset), and forgets
-// every grant.
-func (l *Lab) Up(n int, base clock.Clock) error {
+// Up stops any nodes and starts n fresh ones, A, B, C ..., and forgets
+// every grant. Embedded nodes are each an in-process server on a clock of
+// its own (base plus an offset); real ones are redis-server processes, in
+// a temporary folder this process owns, until Down (or StopAll).
+func (l *Lab) Up(n int, base clock.Clock, kind Kind) error {
 	if n < 1 || n > MaxNodes {
 		return fmt.Errorf("--nodes %d: want 1 to %d", n, MaxNodes)
 	}
 	l.Down()
+	dir, err := ownDir(kind)
+	if err != nil {
+		return err
+	}
 	nodes := make([]*node, n)
 	for i := range nodes {
 		nd := &node{name: string(rune('A' + i)), clock: clock.NewOffset(base)}
-		srv, err := server.StartEmbeddedClock(nd.clock)
-		if err != nil {
+		if nd.srv, err = startServer(kind, dir, nd); err != nil {
 			closeAll(nodes[:i])
+			os.RemoveAll(dir)
 			return err
 		}
-		nd.srv, nodes[i] = srv, nd
+		nodes[i] = nd
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.nodes, l.grants, l.key, l.life, l.stop = nodes, nil, "", ctx, cancel
+	l.nodes, l.grants, l.key, l.life, l.stop, l.kind, l.dir = nodes, nil, "", ctx, cancel, kind, dir
+	track(l, kind == Real)
 	return nil
 }
 
-// Down stops every node and forgets them.
+// ownDir is a temporary folder for real nodes ("" for embedded ones),
+// once the folders of labs whose process is gone are removed.
+func ownDir(kind Kind) (string, error) {
+	if kind == Embedded {
+		return "", nil
+	}
+	server.RemoveStale(realPrefix)
+	return server.OwnedDir(realPrefix)
+}
+
+// Down stops every node, removes the real nodes' folder and forgets
+// them.
 func (l *Lab) Down() {
 	l.mu.Lock()
-	nodes, stop := l.nodes, l.stop
-	l.nodes, l.grants, l.stop = nil, nil, nil
+	nodes, stop, dir := l.nodes, l.stop, l.dir
+	l.nodes, l.grants, l.stop, l.dir = nil, nil, nil, ""
 	l.mu.Unlock()
 	if stop != nil {
 		stop()
 	}
 	closeAll(nodes)
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	track(l, false)
 }
 
 func closeAll(nodes []*node) {
@@ -91,6 +116,11 @@ func (l *Lab) findLocked(name string) (*node, error) {
 	return nil, fmt.Errorf("no node %s: the nodes are %s to %s", name, l.nodes[0].name, l.nodes[len(l.nodes)-1].name)
 }
 
+// errRealClock refuses a clock jump on a real node.
+func errRealClock(name string) error {
+	return fmt.Errorf("clock jump: node %s is a redis-server process, which expires keys by the host's clock: locklab cannot move one process's clock soundly (libfaketime hangs redis-server at start-up), so it does not pretend to; clock jumps need embedded nodes (redlock up without --real)", name)
+}
+
 var errNoNodes = fmt.Errorf("no redlock nodes: start them with `redlock up`")
 
 // Jump moves node name's clock by d: its TTLs run out (or gain) d at once.
@@ -100,6 +130,9 @@ func (l *Lab) Jump(name string, d time.Duration) (time.Duration, error) {
 	nd, err := l.findLocked(name)
 	if err != nil {
 		return 0, err
+	}
+	if l.kind == Real {
+		return 0, errRealClock(name)
 	}
 	nd.clock.Jump(d)
 	return nd.clock.Get(), nil

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/resp"
 )
 
 // acquireWord is `redlock acquire KEY TOKEN [--ttl DUR] [--drift F]
@@ -17,13 +19,21 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	holder, w := env.Session(), env.Stdout()
-	fmt.Fprintf(w, "%s: redlock acquire %s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], o.TTL, o.Drift, o.Timeout)
+	if err := env.Sessions().WaitPaused(ctx, holder); err != nil {
+		return err
+	}
+	via := ""
+	if l.clientNow() == Redsync {
+		via = " via go-redsync/redsync"
+	}
+	fmt.Fprintf(w, "%s: redlock acquire %s%s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], via, o.TTL, o.Drift, o.Timeout)
 	a, err := l.Acquire(ctx, env.Clock(), holder, args[0], args[1], o)
 	if a == nil {
 		return err
 	}
 	printAnswers(w, a.Set)
-	fmt.Fprintf(w, "  elapsed %v; validity = ttl - elapsed - drift = %.2fs\n", a.Elapsed.Round(time.Millisecond), a.Validity.Seconds())
+	// In milliseconds always: a Duration under 0.5ms would print "0s".
+	fmt.Fprintf(w, "  elapsed %dms; validity = ttl - elapsed - drift = %.2fs\n", a.Elapsed.Round(time.Millisecond).Milliseconds(), a.Validity.Seconds())
 	if a.Released != nil {
 		printAnswers(w, a.Released)
 	}
@@ -75,15 +85,18 @@ func parseOptions(args []string) (Options, error) {
 // printAnswers prints each node's command and answer.
 func printAnswers(w io.Writer, answers []Answer) {
 	for _, a := range answers {
-		cmd := strings.Join(a.Args, " ")
-		if a.Args[0] == "EVAL" {
-			cmd = "EVAL <compare-and-delete> 1 " + strings.Join(a.Args[3:], " ")
+		cmd := shortCommand(a.Args)
+		if a.Args[0] == "EVAL" && a.Args[1] == releaseScript {
+			cmd = "EVAL <compare-and-delete> " + strings.Join(a.Args[2:], " ")
 		}
 		fmt.Fprintf(w, "  %s  %s -> %s\n", a.Node, cmd, a.Text())
 	}
 }
 
 func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error {
+	if err := env.Sessions().WaitPaused(ctx, env.Session()); err != nil {
+		return err
+	}
 	answers, err := l.Release(ctx, env.Clock(), env.Session(), key, token, Defaults)
 	if answers == nil {
 		return err
@@ -92,23 +105,29 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 	printAnswers(env.Stdout(), answers)
 	var on []string
 	for _, a := range answers {
-		if a.Err == nil && a.Reply.Int == 1 {
+		if a.Err == nil && a.Reply.Kind == resp.Int && a.Reply.Int == 1 {
 			on = append(on, a.Node)
 		}
 	}
-	fmt.Fprintf(env.Stdout(), "   ↳ released %s on %d/%d (%s)\n", key, len(on), len(answers), strings.Join(on, " "))
+	n, _ := l.targets()
+	fmt.Fprintf(env.Stdout(), "   ↳ released %s on %d/%d (%s)\n", key, len(on), len(n), strings.Join(on, " "))
 	return err
 }
 
-// printVerdict prints TWO HOLDERS for each pair of overlapping grants, or
-// all clear.
-func (l *Lab) printVerdict(w io.Writer) {
+// printVerdict prints TWO HOLDERS for each pair of overlapping grants,
+// OVERLAP for each holder that sent a command past its validity while
+// another held the lock, or all clear.
+func (l *Lab) printVerdict(w io.Writer, cmds []Command) {
 	found, grants := l.Verdict()
 	for _, f := range found {
 		fmt.Fprintln(w, "redlock verdict: "+f.String())
 	}
+	late := l.Overlaps(cmds)
+	for _, o := range late {
+		fmt.Fprintln(w, "redlock verdict: "+o.String())
+	}
 	switch {
-	case len(found) > 0:
+	case len(found) > 0 || len(late) > 0:
 	case grants == 0:
 		fmt.Fprintln(w, "redlock verdict: nothing granted yet")
 	default:

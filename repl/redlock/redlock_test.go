@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/record"
+	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/redlock"
+	"github.com/locklab/locklab/repl/session"
 )
 
 var ctx = context.Background()
@@ -19,7 +22,7 @@ var ctx = context.Background()
 func up(t *testing.T, n int) *redlock.Lab {
 	t.Helper()
 	l := &redlock.Lab{}
-	if err := l.Up(n, clock.Real{}); err != nil {
+	if err := l.Up(n, clock.Real{}, redlock.Embedded); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Down)
@@ -116,17 +119,30 @@ func TestDelayedRestart(t *testing.T) {
 	}
 }
 
-// env is a word's Env: lines in a buffer.
-type env struct{ out bytes.Buffer }
+// env is a word's Env: lines in a buffer, sessions on an embedded
+// server, an empty record.
+type env struct {
+	out bytes.Buffer
+	set *session.Set
+	rec *record.Recorder
+}
 
-func (e *env) Stdout() io.Writer  { return &e.out }
-func (e *env) Session() string    { return "alice" }
-func (e *env) Clock() clock.Clock { return clock.Real{} }
+func newEnv(t *testing.T) *env {
+	set := session.NewSet(session.Target{Network: "tcp", Addr: redistest.Embedded(t)})
+	t.Cleanup(set.Close)
+	return &env{set: set, rec: record.New()}
+}
+
+func (e *env) Stdout() io.Writer          { return &e.out }
+func (e *env) Session() string            { return "alice" }
+func (e *env) Clock() clock.Clock         { return clock.Real{} }
+func (e *env) Sessions() *session.Set     { return e.set }
+func (e *env) Recorder() *record.Recorder { return e.rec }
 
 // TestWords: the words print each node's command and answer, and the
 // note; bad arguments are a UsageError.
 func TestWords(t *testing.T) {
-	l, e := &redlock.Lab{}, &env{}
+	l, e := &redlock.Lab{}, newEnv(t)
 	t.Cleanup(l.Down)
 	for _, line := range []string{"redlock up --nodes 3", "crash C", "redlock acquire lock:x t1 --ttl 2s"} {
 		if err := l.Run(ctx, e, strings.Fields(line)); err != nil {
@@ -142,5 +158,40 @@ func TestWords(t *testing.T) {
 	var u redlock.UsageError
 	if err := l.Run(ctx, e, []string{"clock", "jump", "A", "3s"}); !errors.As(err, &u) {
 		t.Errorf("clock jump A 3s (no sign): %v, want a usage error", err)
+	}
+}
+
+// TestRedsync: through go-redsync/redsync the clock jump gives the same
+// TWO HOLDERS, and the commands the library sent are the answers, as
+// go-redis sent them.
+func TestRedsync(t *testing.T) {
+	l := up(t, 5)
+	l.Use(redlock.Redsync)
+	l.Crash("D")
+	l.Crash("E")
+	a := acquire(t, l, "alice", "a1")
+	if !a.Granted || nodes(a) != "A B C" || a.Set[4].Text() != "no answer: node down" {
+		t.Fatalf("alice: granted %v on %q, E answered %q", a.Granted, nodes(a), a.Set[4].Text())
+	}
+	if got := strings.Join(a.Set[0].Args, " "); got != "set lock:x a1 ex 5 nx" {
+		t.Errorf("A's command: %q, want redsync's (go-redis's) set lock:x a1 ex 5 nx", got)
+	}
+	for _, n := range []string{"D", "E"} {
+		if err := l.Restart(n, 0, clock.Real{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Jump("C", 6*time.Second)
+	b := acquire(t, l, "bob", "b1")
+	if !b.Granted || nodes(b) != "C D E" {
+		t.Fatalf("bob: granted %v on %q, want C D E", b.Granted, nodes(b))
+	}
+	found, _ := l.Verdict()
+	if len(found) != 1 || !strings.Contains(found[0].String(), "alice (A B C) and bob (C D E)") {
+		t.Errorf("verdict: %v, want TWO HOLDERS alice (A B C) and bob (C D E)", found)
+	}
+	released, err := l.Release(ctx, clock.Real{}, "bob", "lock:x", "b1", redlock.Defaults)
+	if err != nil || len(released) < 5 || released[len(released)-1].Reply.Int != 1 {
+		t.Errorf("bob's release through redsync: %v %v", released, err)
 	}
 }

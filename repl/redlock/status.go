@@ -11,7 +11,7 @@ import (
 // nodeState is a node as status shows it.
 type nodeState struct {
 	target
-	offset string
+	offset, label string // label: the address, and a real node's PID
 }
 
 func (l *Lab) states() ([]nodeState, string, error) {
@@ -23,7 +23,13 @@ func (l *Lab) states() ([]nodeState, string, error) {
 	defer l.mu.Unlock()
 	out := make([]nodeState, len(ts))
 	for i, t := range ts {
-		out[i] = nodeState{target: t, offset: signed(l.nodes[i].clock.Get())}
+		out[i] = nodeState{target: t, offset: signed(l.nodes[i].clock.Get()), label: t.addr}
+		if l.kind == Real {
+			out[i].offset = "host"
+		}
+		if t.addr != "" && l.kind == Real {
+			out[i].label = fmt.Sprintf("%s (pid %d)", t.addr, pid(l.nodes[i].srv))
+		}
 	}
 	return out, l.key, nil
 }
@@ -43,7 +49,7 @@ func (l *Lab) status(ctx context.Context, w io.Writer, args []string) error {
 			fmt.Fprintf(w, "  %s  down            clock %s\n", s.name, s.offset)
 			continue
 		}
-		line := fmt.Sprintf("  %s  up %s  clock %s", s.name, s.addr, s.offset)
+		line := fmt.Sprintf("  %s  up %s  clock %s", s.name, s.label, s.offset)
 		if key != "" {
 			line += "  " + holding(ctx, s.addr, key)
 		}

@@ -7,11 +7,21 @@ import (
 )
 
 // grant is an acquisition that got a majority: valid from its start to
-// its start plus its validity, or until released.
+// its start plus its validity, unless released before.
 type grant struct {
 	holder, key, token string
 	nodes              []string
-	from, until        time.Time
+	from, valid        time.Time // valid: when its validity ended
+	released           time.Time // zero until released
+}
+
+// end is when the grant stopped being valid: its validity's end, or its
+// release if that came first.
+func (g *grant) end() time.Time {
+	if !g.released.IsZero() && g.released.Before(g.valid) {
+		return g.released
+	}
+	return g.valid
 }
 
 // remember keeps a granted attempt for the verdict, and its key for
@@ -22,17 +32,17 @@ func (l *Lab) remember(a *Attempt, start time.Time) {
 	l.key = a.Key
 	if a.Granted {
 		l.grants = append(l.grants, &grant{holder: a.Holder, key: a.Key, token: a.Token,
-			nodes: a.Nodes(), from: start, until: start.Add(a.Validity)})
+			nodes: a.Nodes(), from: start, valid: start.Add(a.Validity)})
 	}
 }
 
-// ended cuts short the grants of token on key still valid at now.
+// ended marks the grants of token on key as released at now.
 func (l *Lab) ended(key, token string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, g := range l.grants {
-		if g.key == key && g.token == token && g.until.After(now) {
-			g.until = now
+		if g.key == key && g.token == token && g.released.IsZero() && g.from.Before(now) {
+			g.released = now
 		}
 	}
 }
@@ -63,7 +73,7 @@ func (l *Lab) Verdict() ([]Finding, int) {
 			if a.key != b.key || a.token == b.token {
 				continue
 			}
-			if d := minTime(a.until, b.until).Sub(maxTime(a.from, b.from)); d > 0 {
+			if d := minTime(a.end(), b.end()).Sub(maxTime(a.from, b.from)); d > 0 {
 				out = append(out, Finding{Key: a.key, First: a.holder, Second: b.holder,
 					FirstOn: a.nodes, SecondOn: b.nodes, Overlap: d, FirstTok: a.token, SecondTok: b.token})
 			}

@@ -9,14 +9,19 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/record"
+	"github.com/locklab/locklab/repl/session"
 )
 
 // Env is what the words need of the run: where lines go, the session a
-// command runs in (the holder's name), and the lab's clock.
+// command runs in (the holder's name), the lab's clock, the sessions (to
+// pause one) and the run's record (the commands the holders sent).
 type Env interface {
 	Stdout() io.Writer
 	Session() string
 	Clock() clock.Clock
+	Sessions() *session.Set
+	Recorder() *record.Recorder
 }
 
 // UsageError is bad arguments: the usage line of the word.
@@ -26,10 +31,11 @@ func (u UsageError) Error() string { return "usage: " + string(u) }
 
 // The words' usage lines.
 const (
-	Usage        = "redlock up [--nodes N] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
+	Usage        = "redlock up [--nodes N] [--real] [--client redsync] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
 	ClockUsage   = "clock jump NODE +DUR|-DUR"
 	CrashUsage   = "crash NODE"
 	RestartUsage = "restart NODE [--delay DUR]"
+	PauseUsage   = "pause SESSION DUR"
 )
 
 // Run runs one of the words redlock, clock, crash NODE, restart.
@@ -47,6 +53,8 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 		return nil
 	case args[0] == "restart":
 		return l.restartWord(env, args[1:])
+	case args[0] == "pause" && len(args) == 3:
+		return pauseWord(env, args[1], args[2])
 	}
 	return usageOf(args[0])
 }
@@ -59,6 +67,8 @@ func usageOf(word string) error {
 		return UsageError(CrashUsage)
 	case "restart":
 		return UsageError(RestartUsage)
+	case "pause":
+		return UsageError(PauseUsage)
 	}
 	return UsageError(Usage)
 }
@@ -78,34 +88,52 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	case sub == "release" && len(args) == 2:
 		return l.releaseWord(ctx, env, args[0], args[1])
 	case sub == "verdict" && len(args) == 0:
-		l.printVerdict(env.Stdout())
+		l.printVerdict(env.Stdout(), commands(env.Recorder()))
 		return nil
 	}
 	return UsageError(Usage)
 }
 
 func (l *Lab) upWord(env Env, args []string) error {
-	n := 5
-	if len(args) == 2 && args[0] == "--nodes" {
-		v, err := strconv.Atoi(args[1])
-		if err != nil {
-			return UsageError(Usage)
-		}
-		n = v
-	} else if len(args) != 0 {
-		return UsageError(Usage)
-	}
-	if err := l.Up(n, env.Clock()); err != nil {
+	n, kind, client, err := parseUp(args)
+	if err != nil {
 		return err
 	}
-	ts, _ := l.targets()
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.name
+	if err := l.Up(n, env.Clock(), kind); err != nil {
+		return err
 	}
-	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), each embedded on its own clock; a majority is %d\n",
-		n, strings.Join(names, " "), n/2+1)
+	l.Use(client)
+	fmt.Fprintf(env.Stdout(), "redlock: %d independent nodes up (%s), %s; a majority is %d%s\n",
+		n, strings.Join(l.names(), " "), l.describe(), n/2+1, clientNote[client])
 	return nil
+}
+
+// clientNote says who runs the algorithm, after `redlock up`'s line.
+var clientNote = map[Client]string{Redsync: "; acquire and release run through go-redsync/redsync v4 (its go-redis v9 pool)"}
+
+// parseUp reads `redlock up`'s flags: [--nodes N] [--real] [--client
+// locklab|redsync].
+func parseUp(args []string) (n int, kind Kind, client Client, err error) {
+	n = 5
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--real":
+			kind = Real
+		case args[i] == "--nodes" && i+1 < len(args):
+			i++
+			if n, err = strconv.Atoi(args[i]); err != nil {
+				return 0, 0, 0, UsageError(Usage)
+			}
+		case args[i] == "--client" && i+1 < len(args) && (args[i+1] == "redsync" || args[i+1] == "locklab"):
+			i++
+			if args[i] == "redsync" {
+				client = Redsync
+			}
+		default:
+			return 0, 0, 0, UsageError(Usage)
+		}
+	}
+	return n, kind, client, nil
 }
 
 func (l *Lab) jumpWord(env Env, name, dur string) error {

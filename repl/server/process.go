@@ -119,3 +119,6 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// PID is the server's process ID.
+func (p *Process) PID() int { return p.cmd.Process.Pid }

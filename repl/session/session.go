@@ -63,6 +63,9 @@ func (s *Session) inTxOrWatch() bool {
 // through the middleware: it is for plain commands, which no middleware
 // has anything to do with.
 func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error) {
+	if err := s.set.WaitPaused(ctx, s.Name); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	replies, err := s.connection().DoBatch(ctx, batch)
 	end := time.Now()
@@ -224,6 +227,7 @@ type Set struct {
 	mu          sync.Mutex
 	sessions    map[string]*Session
 	observer    func(Event)
+	pauses      map[string]<-chan struct{} // see Pause
 	middlewares []Middleware
 	do          Do // send, wrapped in the middlewares
 }
@@ -246,6 +250,9 @@ func (s *Set) Use(mw ...Middleware) {
 
 // run sends args on c through the middlewares, as call says.
 func (s *Set) run(ctx context.Context, call Call, c *Conn, args []string) (Event, error) {
+	if err := s.WaitPaused(ctx, call.Session); err != nil {
+		return notSent(call.Session, args, err), err
+	}
 	s.mu.Lock()
 	do := s.do
 	s.mu.Unlock()

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -39,8 +37,8 @@ func clusterWord(ctx context.Context, env Env, args []string) error {
 
 func clusterUp(ctx context.Context, env Env) error {
 	env.State().Close()
-	removeStale()
-	dir, err := clusterDir()
+	server.RemoveStale(clusterPrefix)
+	dir, err := server.OwnedDir(clusterPrefix)
 	if err != nil {
 		return fmt.Errorf("cluster up: %w", err)
 	}
@@ -61,42 +59,6 @@ func clusterUp(ctx context.Context, env Env) error {
 
 // clusterPrefix names the temporary directories of `cluster up`.
 const clusterPrefix = "locklab-cluster-"
-
-// ownerFile, in a cluster's directory, holds the PID of the locklab that
-// made it: once that process is gone, the directory is stale.
-const ownerFile = "owner"
-
-// clusterDir makes a cluster's temporary directory, owned by this process.
-func clusterDir() (string, error) {
-	dir, err := os.MkdirTemp("", clusterPrefix)
-	if err != nil {
-		return "", err
-	}
-	pid := strconv.Itoa(os.Getpid()) + "\n"
-	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(pid), 0o600); err != nil {
-		os.RemoveAll(dir)
-		return "", err
-	}
-	return dir, nil
-}
-
-// removeStale removes the cluster directories whose owner is gone (a
-// locklab killed with SIGKILL, or that lost its power): their servers died
-// with it (see server.StartProcess). A directory that names no owner may
-// be one being made: it stays.
-func removeStale() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), clusterPrefix+"*"))
-	for _, dir := range dirs {
-		data, err := os.ReadFile(filepath.Join(dir, ownerFile))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err == nil && pid > 0 && !topology.Alive(pid) {
-			os.RemoveAll(dir)
-		}
-	}
-}
 
 func clusterAttach(ctx context.Context, env Env, primary, replica string) error {
 	t, err := topology.Attach(ctx, primary, replica)

@@ -44,6 +44,7 @@ func labWords() []Word {
 			Summary: "lesson 5: N independent nodes (A..E) and the Redlock algorithm, each node's answer shown"},
 		{Name: "clock", Kind: Lab, Run: redlockWord, Usage: redlock.ClockUsage, Summary: "move one redlock node's clock (and its TTLs)"},
 		{Name: "restart", Kind: Lab, Run: redlockWord, Usage: redlock.RestartUsage, Summary: "bring a crashed redlock node back, empty"},
+		{Name: "pause", Kind: Lab, Run: redlockWord, Usage: redlock.PauseUsage, Summary: "stop a whole session, its watchdog included, for DUR (a GC pause)"},
 		{Name: "make", Kind: Lab, Run: makeWord, Usage: makeUsage,
 			Summary: "the lesson's Locks Lab: make break (plain DEL), make test (the Lua release), make load"},
 		{Name: "verdict", Kind: Lab, Run: verdictWord, Usage: "verdict",

@@ -1,0 +1,74 @@
+package redlock_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/redlock"
+)
+
+// TestOverlap: alice's lock runs out on every node; bob takes it. A
+// command alice sent while valid, or after she released, is no overlap;
+// one sent past her validity while bob holds is, named with bob's nodes.
+func TestOverlap(t *testing.T) {
+	l := up(t, 3)
+	o := redlock.Defaults
+	o.TTL = 300 * time.Millisecond
+	a, err := l.Acquire(ctx, clock.Real{}, "alice", "lock:x", "a1", o)
+	if err != nil || !a.Granted {
+		t.Fatalf("alice: granted %v, %v", a.Granted, err)
+	}
+	early := redlock.Command{Session: "alice", Args: []string{"RPUSH", "l", "early"}, Sent: time.Now()}
+	time.Sleep(o.TTL + 50*time.Millisecond)
+	if b := acquire(t, l, "bob", "b1"); !b.Granted || nodes(b) != "A B C" {
+		t.Fatalf("bob after alice's TTL: granted %v on %q", b.Granted, nodes(b))
+	}
+	if got := l.Overlaps([]redlock.Command{early}); len(got) != 0 {
+		t.Errorf("a command within alice's validity: %v, want no overlap", got)
+	}
+	late := redlock.Command{Session: "alice", Args: []string{"EVAL", "return 1", "0"}, Sent: time.Now()}
+	got := l.Overlaps([]redlock.Command{early, late})
+	if len(got) != 1 || !strings.HasPrefix(got[0].String(), "OVERLAP on lock:x: alice sent EVAL <script> 0 0.") ||
+		!strings.HasSuffix(got[0].String(), "after its validity ended, while bob held the lock (A B C)") {
+		t.Fatalf("alice's late command: %v, want one OVERLAP with bob (A B C)", got)
+	}
+	if found, _ := l.Verdict(); len(found) != 0 {
+		t.Errorf("TWO HOLDERS %v: the grants never overlapped", found)
+	}
+	if _, err := l.Release(ctx, clock.Real{}, "alice", "lock:x", "a1", o); err != nil {
+		t.Fatal(err)
+	}
+	after := redlock.Command{Session: "alice", Args: []string{"GET", "k"}, Sent: time.Now()}
+	if got := l.Overlaps([]redlock.Command{after}); len(got) != 0 {
+		t.Errorf("a command after alice released: %v, want no overlap", got)
+	}
+}
+
+// TestPauseWord: a paused session's redlock acquire waits for the pause
+// to end; it is then granted as usual.
+func TestPauseWord(t *testing.T) {
+	l, e := &redlock.Lab{}, newEnv(t)
+	t.Cleanup(l.Down)
+	for _, line := range []string{"redlock up --nodes 3", "pause alice 200ms"} {
+		if err := l.Run(ctx, e, strings.Fields(line)); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	start := time.Now()
+	if err := l.Run(ctx, e, strings.Fields("redlock acquire lock:x t1 --ttl 2s")); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 200*time.Millisecond {
+		t.Errorf("acquire went out %v after the pause began, want >= 200ms", waited)
+	}
+	for _, want := range []string{"alice paused for 200ms (a stop-the-world pause", "alice holds lock:x on 3/3"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, e.out.String())
+		}
+	}
+	if err := l.Run(ctx, e, strings.Fields("pause alice soon")); err == nil {
+		t.Error("pause alice soon: no usage error")
+	}
+}

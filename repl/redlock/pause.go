@@ -1,0 +1,40 @@
+package redlock
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/locklab/locklab/repl/record"
+)
+
+// pauseWord is `pause SESSION DUR`: the whole session stops for DUR from
+// now, like a stop-the-world GC pause after its last step. Nothing it
+// sends goes out meanwhile: its commands, its watchdog's extends, its
+// redlock words. (Any session may be paused, with or without nodes.)
+func pauseWord(env Env, name, dur string) error {
+	d, err := time.ParseDuration(dur)
+	if err != nil || d <= 0 {
+		return UsageError(PauseUsage)
+	}
+	resume := make(chan struct{})
+	env.Sessions().Pause(name, resume)
+	c := env.Clock()
+	go func() {
+		c.Sleep(context.Background(), d)
+		close(resume)
+	}()
+	fmt.Fprintf(env.Stdout(), "%s paused for %v (a stop-the-world pause, like a long GC): nothing %s sends, its watchdog included, goes out before it ends\n",
+		name, d, name)
+	return nil
+}
+
+// commands are the commands the run recorded, for the OVERLAP verdict.
+func commands(rec *record.Recorder) []Command {
+	events := rec.Commands()
+	out := make([]Command, len(events))
+	for i, e := range events {
+		out[i] = Command{Session: e.Session, Args: e.Args, Sent: e.Start}
+	}
+	return out
+}

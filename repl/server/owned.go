@@ -1,0 +1,68 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// ownerFile, in a directory OwnedDir made, holds the PID of the process
+// that made it: once that process is gone, the directory is stale.
+const ownerFile = "owner"
+
+// OwnedDir makes a temporary directory named prefix plus a random suffix,
+// owned by this process (its PID in the owner file), for servers it
+// starts: RemoveStale removes it once the process is gone.
+func OwnedDir(prefix string) (string, error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", err
+	}
+	pid := strconv.Itoa(os.Getpid()) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(pid), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// RemoveStale removes the directories OwnedDir made with prefix whose
+// owner is gone (killed with SIGKILL, or the machine lost its power):
+// their servers died with it (see StartProcess). A directory that names
+// no owner may be one being made: it stays.
+func RemoveStale(prefix string) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
+	for _, dir := range dirs {
+		data, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err == nil && pid > 0 && !Alive(pid) {
+			os.RemoveAll(dir)
+		}
+	}
+}
+
+// Alive reports whether process pid exists and is not a zombie.
+func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !os.IsNotExist(err) // no /proc: trust kill(2)
+	}
+	// pid (comm) S ...: the state follows the last ')'.
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
+}
