@@ -54,6 +54,8 @@ type link struct {
 	conn     *redis.Conn
 	busy     sync.Mutex
 	dropped  atomic.Bool
+	closed   context.Context // done when the link is dropped: cuts its dial
+	cut      context.CancelFunc
 	embedded bool // the embedded server: it has no CLIENT REPLY
 
 	// Guarded by busy: the socket, and what the commands sent so far
@@ -67,6 +69,7 @@ type link struct {
 
 func (l *link) close() {
 	l.dropped.Store(true)
+	l.cut()
 	l.client.Close()
 }
 
@@ -327,12 +330,18 @@ func (c *Conn) current() *link {
 }
 
 // newLink makes a link that keeps the socket it dials and knows when its
-// handshake is done (c.mu held).
+// handshake is done (c.mu held). Dropping the link (Ctrl-C) cuts a dial
+// or TLS handshake in progress: go-redis dials with a context that
+// Ctrl-C does not end (see link.open).
 func (c *Conn) newLink() *link {
 	l := &link{embedded: c.target.Embedded}
+	l.closed, l.cut = context.WithCancel(context.Background())
 	opts := c.options()
 	dial := opts.Dialer // ours: bounded, with the TLS handshake
 	opts.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer context.AfterFunc(l.closed, cancel)()
+		defer cancel()
 		socket, err := dial(ctx, network, addr)
 		l.socket, l.ready = socket, false
 		return socket, err

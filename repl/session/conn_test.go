@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"runtime"
 	"strings"
@@ -163,5 +164,31 @@ func TestQueuedCommandSurvivesAnothersCut(t *testing.T) {
 	}
 	if r := <-queued; r.Str != "PONG" {
 		t.Errorf("the queued PING answered %v, want PONG", r)
+	}
+}
+
+// TestCancelCutsTLSHandshake: Ctrl-C (a cancelled ctx) cuts a TLS
+// handshake with a plain-text server at once, rather than after the
+// dial's timeout (issue 11, item 6: `--tls` against a plain-text server
+// was deaf to Ctrl-C; then, at the prompt, it answered Ctrl-C only when
+// the 5 s handshake timeout ran out). redis-server waits for the end of
+// a line the ClientHello never sends; the embedded Redis closes the
+// connection at once, which must say so at once too.
+func TestCancelCutsTLSHandshake(t *testing.T) {
+	for kind, addr := range redistest.Servers(t) {
+		t.Run(kind, func(t *testing.T) {
+			c := NewConn(Target{Network: "tcp", Addr: addr, TLS: &tls.Config{InsecureSkipVerify: true}}, "")
+			defer c.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(200*time.Millisecond, cancel)
+			start := time.Now()
+			_, err := c.Do(ctx, []string{"PING"})
+			if took := time.Since(start); took > time.Second || err == nil {
+				t.Errorf("PING over TLS to a plain-text server, cancelled after 200ms: %v after %v; want an error within 1s", err, took.Round(time.Millisecond))
+			}
+			if kind == "real" && !errors.Is(err, context.Canceled) {
+				t.Errorf("redis-server: %v; want context.Canceled", err)
+			}
+		})
 	}
 }
