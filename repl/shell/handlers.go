@@ -42,6 +42,10 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	switch {
 	case c.Refusal != nil:
 		return append([]string{dispatchWord}, args...), nil // cd, set +f: refused by dispatch
+	case c.Name == "exit" && len(args) == 1:
+		// A bare exit keeps $? without the error behind it: after a
+		// Ctrl-C, that is the Ctrl-C's, and the REPL would go on.
+		return []string{"exit", strconv.Itoa(interp.HandlerCtx(ctx).LastExitStatus)}, nil
 	case c.Kind == words.Shell && c.Name != args[0]:
 		return append([]string{c.Name}, args[1:]...), nil // quit is exit
 	case c.Kind != words.Shell && interp.IsBuiltin(args[0]):

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"mvdan.cc/sh/v3/interp"
+
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/resp"
@@ -92,5 +94,36 @@ func TestCtrlCStopsTheWait(t *testing.T) {
 				t.Errorf("stdout %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestQuitAfterCtrlC: `quit` (or `exit`) right after Ctrl-C stopped a
+// command ends the REPL, with $? as its status, as sh's exit does (the
+// interpreter's $? after a Ctrl-C is 1). (Before, it said "(interrupted)" again and the prompt
+// came back: a bare exit took the last status's error with it, the
+// Ctrl-C's, and the REPL took it for another Ctrl-C.)
+func TestQuitAfterCtrlC(t *testing.T) {
+	for kind, addr := range redistest.Servers(t) {
+		for _, word := range []string{"quit", "exit"} {
+			t.Run(kind+"/"+word, func(t *testing.T) {
+				sh, out, errOut := newTestShell(t, addr, 0, "")
+				first := true
+				src := Source{Lines: lines.From(strings.NewReader("sleep 30\n" + word + "\necho after\n")), OnEntry: func(c context.CancelFunc) {
+					if c != nil && first {
+						first = false
+						c() // Ctrl-C in the first entry
+					}
+				}}
+				if err := sh.Run(context.Background(), src); err != interp.ExitStatus(1) {
+					t.Errorf("Run: %v, want exit status 1 ($?)", err)
+				}
+				if got := out.String(); got != "" {
+					t.Errorf("stdout %q: the line after %s ran", got, word)
+				}
+				if got := errOut.String(); got != "(interrupted)\n" {
+					t.Errorf("stderr %q, want (interrupted) once", got)
+				}
+			})
+		}
 	}
 }
