@@ -28,6 +28,7 @@ import (
 //	sleep DUR      a pause (time to think, or for a command to start)
 //	expect REGEXP  wait (at most 20s) until the screen, past what the last
 //	               expect matched, shows REGEXP
+//	within DUR REGEXP  the same, at most DUR: what must come at once
 //
 // Unlike `ttyin`, which writes its whole input at once, this types while
 // commands run, as a person does. After the last step locklab must end
@@ -197,6 +198,12 @@ func (t *terminal) step(line string) error {
 		}
 	case "expect":
 		err = t.expect(arg, 20*time.Second)
+	case "within":
+		limit, pattern, _ := strings.Cut(arg, " ")
+		var d time.Duration
+		if d, err = time.ParseDuration(limit); err == nil {
+			err = t.expect(pattern, d)
+		}
 	default:
 		err = fmt.Errorf("unknown step %q", verb)
 	}
