@@ -21,7 +21,8 @@ type Class struct {
 	Name string
 	Word *Word // the table's entry, for Lab and Macro
 	// Refusal, when set, is why the line must not run: a shell word that
-	// would reach the host's file system (cd, set +f, test -r /etc/x).
+	// would reach the host's file system (cd, set +f, test -r /etc/x), or
+	// job control, which the lab's jobs lack (kill %1).
 	Refusal *Error
 }
 
@@ -51,13 +52,20 @@ var shellAliases = map[string]string{"quit": "exit"}
 // Classify says what a command line's first word means.
 func Classify(args []string, mode Mode) Class {
 	c := classify(args, mode)
-	if c.Kind == Shell {
-		if r := hostfs.Refusal(args); r != nil {
-			c.Refusal = &Error{Status: r.Status, Msg: r.Msg}
-		}
+	if c.Kind != Shell {
+		return c
+	}
+	if r := hostfs.Refusal(args); r != nil {
+		c.Refusal = &Error{Status: r.Status, Msg: r.Msg}
+	} else if jobControl[args[0]] {
+		c.Refusal = &Error{Status: 1, Msg: args[0] + ": the lab has no job control (jobs, fg, bg, kill, disown): a job runs to its end, a subscriber job (@sub SUBSCRIBE ch &) until the run's own lines are done, and Ctrl-C stops them all"}
 	}
 	return c
 }
+
+// jobControl are the shell's job-control words: the interpreter has none
+// of them (it answered "kill: unsupported builtin").
+var jobControl = map[string]bool{"jobs": true, "fg": true, "bg": true, "kill": true, "disown": true}
 
 func classify(args []string, mode Mode) Class {
 	if len(args) == 0 {
