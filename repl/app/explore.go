@@ -5,38 +5,105 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/locklab/locklab/repl/explore"
+	"github.com/locklab/locklab/repl/output"
 )
 
-// isExplore reports whether the command line is `locklab explore FILE
-// [ARGS]`.
+// isExplore reports whether the command line is `locklab explore ...`.
 func isExplore(o Options) bool {
-	return !o.HasLine && len(o.Args) >= 2 && o.Args[0] == "explore"
+	return !o.HasLine && len(o.Args) >= 1 && o.Args[0] == "explore"
 }
 
 // runExplore runs a script once per schedule on embedded Redis servers
 // of its own (see package explore) and reports: 0 when no schedule
 // failed, 1 when one did, 2 when the script could not be explored.
+// Ctrl-C stops the search and reports what ran.
 func runExplore(o Options, stdout, stderr io.Writer) int {
-	name := o.Args[1]
-	text, err := os.ReadFile(name)
+	c, err := explore.ParseCommand(o.Args[1:])
+	if err != nil {
+		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
+		return 2
+	}
+	text, err := os.ReadFile(c.File)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 127
 	}
+	c.Color = o.color
 	dir, _ := os.Getwd()
-	sc := explore.Script{Name: name, Text: text, Args: o.Args[2:], Scripts: o.Scripts, Dir: dir}
-	ctx := context.Background()
-	r, err := explore.Explore(ctx, sc, explore.Bound{})
-	if err == nil {
-		err = r.Report(ctx, stdout, sc)
-	}
+	sc := explore.Script{Name: c.File, Text: text, Args: c.Args, Scripts: o.Scripts, Dir: dir}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	status, err := exploreOrReplay(ctx, c, sc, o, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "locklab: explore: %s: %v\n", name, err)
+		fmt.Fprintf(stderr, "locklab: explore: %s: %v\n", c.File, err)
 		return 2
 	}
-	if r.Failed() {
+	return status
+}
+
+// exploreOrReplay runs the search (or the one schedule --replay names)
+// and prints it as asked.
+func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, o Options, stdout, stderr io.Writer) (int, error) {
+	draw := 0
+	if c.Picture.Draw || o.Timeline {
+		draw = terminalWidth(stdout)
+	}
+	if c.Replay != nil {
+		s, err := explore.Replay(ctx, sc, c.Options, c.Replay, draw)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprint(stdout, s.Transcript)
+		return failedStatus(s.Failed), exportPicture(c.Picture, s, stderr)
+	}
+	r, err := explore.Explore(ctx, sc, c.Options)
+	if err != nil && r == nil {
+		return 0, err
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stdout, r.Summary()+" (Ctrl-C)")
+		return 130, nil
+	}
+	if c.JSON {
+		return failedStatus(r.Failed()), r.WriteJSON(stdout, sc)
+	}
+	s, err := r.Report(ctx, stdout, sc, draw)
+	if err == nil && s == nil && c.Save != "" {
+		fmt.Fprintf(stderr, "locklab: explore: nothing saved to %s: no schedule failed\n", c.Save)
+	}
+	if err != nil || s == nil {
+		return failedStatus(r.Failed()), err
+	}
+	if c.Save != "" {
+		if err := explore.Save(c.Save, sc, s); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stderr, "locklab: wrote the shortest failing schedule to %s (run it on any server: locklab -p PORT %s)\n", c.Save, c.Save)
+	}
+	return 1, exportPicture(c.Picture, s, stderr)
+}
+
+// exportPicture writes the schedule's timeline to the --svg and
+// --mermaid files.
+func exportPicture(p explore.Picture, s *explore.Schedule, stderr io.Writer) error {
+	for _, export := range []struct{ file, format string }{{p.Mermaid, "mermaid"}, {p.SVG, "svg"}} {
+		if export.file == "" {
+			continue
+		}
+		if err := output.Export(s.Timeline, export.format, export.file); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "locklab: wrote the schedule's timeline to %s\n", export.file)
+	}
+	return nil
+}
+
+// failedStatus is explore's exit status: 1 when a schedule failed.
+func failedStatus(failed bool) int {
+	if failed {
 		return 1
 	}
 	return 0

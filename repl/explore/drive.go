@@ -60,7 +60,7 @@ func (s *sched) step() bool {
 	case s.turn():
 	case len(s.sleepers) > 0:
 		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
-		s.moved = true
+		s.moved, s.asleep = true, nil // a moved clock may change what a sleeping command does
 	case len(s.turns) > 0:
 		s.err = s.spinning()
 	default:
@@ -70,28 +70,47 @@ func (s *sched) step() bool {
 }
 
 // turn lets one waiting command go, the choice among those that are not
-// repeats; it reports false when there is none.
+// repeats and not asleep; it reports false when there is none. When only
+// sleeping commands could go, the schedule is cut (errEquivalent).
 func (s *sched) turn() bool {
 	sortTickets(s.turns)
-	var can []int
-	for i, t := range s.turns {
-		if !s.repeats(t) {
-			can = append(can, i)
-		}
-	}
+	can, sleeping := s.options()
 	if len(can) == 0 {
-		return false
+		if sleeping {
+			s.err = errEquivalent
+		}
+		return sleeping
 	}
 	if len(s.steps) >= maxSteps {
 		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(maxSteps) + " steps and has not ended: a loop that never ends?"}
 		return true
 	}
-	t := s.turns[can[s.choose(len(can))]]
-	s.last, s.moved = t.name+" "+t.what, false
+	can = s.bound(can)
+	pick := s.choose(can)
+	t := can[pick]
+	s.fallAsleep(can[:pick], t)
+	s.countPreemption(can, t)
+	s.last, s.moved, s.lastName = t.name+" "+t.what, false, t.name
 	s.steps = append(s.steps, s.last)
 	s.inflight = append(s.inflight, s.last)
 	s.grant(&s.turns, slices.Index(s.turns, t))
 	return true
+}
+
+// options are the waiting commands that may go now: not a repeated poll
+// and not asleep. sleeping reports whether a command was left out only
+// because it sleeps.
+func (s *sched) options() (can []*ticket, sleeping bool) {
+	for _, t := range s.turns {
+		switch {
+		case s.repeats(t):
+		case slices.Contains(s.asleep, t):
+			sleeping = true
+		default:
+			can = append(can, t)
+		}
+	}
+	return can, sleeping
 }
 
 // grant lets the i-th ticket of list go, counting its goroutine active.
@@ -102,15 +121,24 @@ func (s *sched) grant(list *[]*ticket, i int) {
 	close(t.ok)
 }
 
-// choose picks one of n waiting commands: the prefix's choice while it
-// lasts, the first after. A single command is no choice.
-func (s *sched) choose(n int) int {
+// choose picks one of the waiting commands can: the prefix's choice
+// while it lasts, then the first (or, in a random search, the one of
+// the session with the highest priority). A single command is no
+// choice.
+func (s *sched) choose(can []*ticket) int {
+	n := len(can)
+	if s.plan.pct != nil {
+		s.plan.pct.stepped(s.lastName, len(s.steps))
+	}
 	if n == 1 {
 		return 0
 	}
 	pick := 0
-	if at := len(s.choices); at < len(s.prefix) {
+	switch at := len(s.choices); {
+	case at < len(s.prefix):
 		pick = s.prefix[at]
+	case s.plan.pct != nil:
+		pick = s.plan.pct.pick(can)
 	}
 	if pick >= n {
 		s.diverged, pick = true, n-1

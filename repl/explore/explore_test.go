@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -23,6 +24,12 @@ func script(t *testing.T, path string) Script {
 // every interleaving and returns how many there are and the steps of
 // those that end with 2 bookings ("a1 b1 a2 b2": a's read, b's read ...).
 func bidderModel() (all int, failing []string) {
+	schedules, failing := bidderSchedules()
+	return len(schedules), failing
+}
+
+// bidderSchedules is the model's every schedule, and the failing ones.
+func bidderSchedules() (all, failing []string) {
 	type bidder struct{ step, saw int }
 	var walk func(count int, bs [2]bidder, trace []string)
 	walk = func(count int, bs [2]bidder, trace []string) {
@@ -42,7 +49,7 @@ func bidderModel() (all int, failing []string) {
 			walk(c, next, append(slices.Clip(trace), string(rune('a'+i))+string(rune('0'+b.step))))
 		}
 		if !moved {
-			all++
+			all = append(all, strings.Join(trace, " "))
 			if count == 2 {
 				failing = append(failing, strings.Join(trace, " "))
 			}
@@ -78,7 +85,7 @@ func TestTwoBidders(t *testing.T) {
 		t.Fatalf("the model: %d schedules, %d failing; the issue says 6 and 4", wantAll, len(wantFailing))
 	}
 	var failing []string
-	r, err := explore(context.Background(), script(t, "testdata/two-bidders.lab"), Bound{}, func(o *outcome) {
+	r, err := explore(context.Background(), script(t, "testdata/two-bidders.lab"), Options{Raw: true}, func(o *outcome) {
 		if len(o.bad) > 0 {
 			failing = append(failing, labels(o.steps))
 		}
@@ -97,19 +104,25 @@ func TestTwoBidders(t *testing.T) {
 }
 
 // TestShippedBookings: with --work 300ms both reads come at virtual time
-// 0 and both bookings at 300ms, each pair in either order: 2 x 2 = 4
-// schedules, every one a double booking. The locked booking holds in
-// all of its schedules, expectations included.
+// 0 and both bookings at 300ms, each pair in either order: 2 x 2 = 4 raw
+// schedules, every one a double booking; the reads commute, so reduced,
+// 2. The locked booking holds in all of its schedules, expectations
+// included.
 func TestShippedBookings(t *testing.T) {
 	began := time.Now()
-	r, err := Explore(context.Background(), script(t, "../../scripts/double-booking.lab"), Bound{})
-	if err != nil {
-		t.Fatal(err)
+	for opts, want := range map[Options]string{
+		{Raw: true}: "explored 4 schedules (complete, raw): 4 DOUBLE BOOKING",
+		{}:          "explored 2 schedules (complete, reduced): 2 DOUBLE BOOKING",
+	} {
+		r, err := Explore(context.Background(), script(t, "../../scripts/double-booking.lab"), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Summary(); got != want || r.ExpectFailed != 0 {
+			t.Errorf("double-booking: %q, %d failed the script; want %q", got, r.ExpectFailed, want)
+		}
 	}
-	if got := r.Summary(); got != "explored 4 schedules (complete, raw): 4 DOUBLE BOOKING" || r.ExpectFailed != 0 {
-		t.Errorf("double-booking: %q, %d failed the script", got, r.ExpectFailed)
-	}
-	r, err = Explore(context.Background(), script(t, "../../scripts/locked-booking.lab"), Bound{})
+	r, err := Explore(context.Background(), script(t, "../../scripts/locked-booking.lab"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,12 +139,12 @@ func TestSameOutput(t *testing.T) {
 	sc := script(t, "testdata/two-bidders.lab")
 	var reports [2]string
 	for i := range reports {
-		r, err := Explore(context.Background(), sc, Bound{})
+		r, err := Explore(context.Background(), sc, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		if err := r.Report(context.Background(), &b, sc); err != nil {
+		if _, err := r.Report(context.Background(), &b, sc, 0); err != nil {
 			t.Fatal(err)
 		}
 		reports[i] = b.String()
@@ -143,7 +156,7 @@ func TestSameOutput(t *testing.T) {
 
 // TestBounded: a limit below the space says bounded, never complete.
 func TestBounded(t *testing.T) {
-	r, err := Explore(context.Background(), script(t, "testdata/two-bidders.lab"), Bound{Schedules: 4})
+	r, err := Explore(context.Background(), script(t, "testdata/two-bidders.lab"), Options{Raw: true, Bound: Bound{Schedules: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +176,58 @@ func BenchmarkTwoBidders(b *testing.B) {
 	sc := Script{Name: "two-bidders.lab", Text: text, Dir: "../.."}
 	schedules := 0
 	for b.Loop() {
-		r, err := Explore(context.Background(), sc, Bound{})
+		r, err := Explore(context.Background(), sc, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		schedules += r.Schedules
 	}
 	b.ReportMetric(float64(schedules)/b.Elapsed().Seconds(), "schedules/s")
+}
+
+// traceClasses groups the model's schedules into classes of equivalent
+// orders (Mazurkiewicz traces): two schedules are equivalent when one
+// becomes the other by swapping neighbouring steps that commute, and in
+// the model only the two reads (a1, b1) commute. Each schedule is
+// written in a normal form (a read before a read of a higher letter);
+// it returns the classes and the failing ones.
+func traceClasses(schedules, failing []string) (all, bad map[string]bool) {
+	normal := func(s string) string {
+		return strings.Replace(s, "b1 a1", "a1 b1", 1)
+	}
+	all, bad = map[string]bool{}, map[string]bool{}
+	for _, s := range schedules {
+		all[normal(s)] = true
+	}
+	for _, s := range failing {
+		bad[normal(s)] = true
+	}
+	return all, bad
+}
+
+// TestTwoBiddersReduced: with reduction, explore runs one schedule per
+// class of equivalent orders of the model (4: the two reads commute),
+// and the failing ones are the model's failing classes (2).
+func TestTwoBiddersReduced(t *testing.T) {
+	schedules, failing := bidderSchedules()
+	wantAll, wantBad := traceClasses(schedules, failing)
+	if len(wantAll) != 4 || len(wantBad) != 2 {
+		t.Fatalf("the model: %d classes, %d failing", len(wantAll), len(wantBad))
+	}
+	gotBad := map[string]bool{}
+	r, err := explore(context.Background(), script(t, "testdata/two-bidders.lab"), Options{}, func(o *outcome) {
+		if len(o.bad) > 0 && !o.cut {
+			gotBad[labels(o.steps)] = true
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, gotClasses := traceClasses(nil, slices.Collect(maps.Keys(gotBad)))
+	if r.Schedules != len(wantAll) || !r.Complete || !maps.Equal(gotClasses, wantBad) {
+		t.Errorf("reduced: %s, failing %v; want %d schedules, failing classes %v", r.Summary(), gotBad, len(wantAll), wantBad)
+	}
+	if got := r.Summary(); got != "explored 4 schedules (complete, reduced): 2 DOUBLE BOOKING, 2 all clear" {
+		t.Errorf("summary: %q", got)
+	}
 }

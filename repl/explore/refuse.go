@@ -17,6 +17,7 @@ var unexplorable = map[string]string{
 	"promote":     "it promotes a real replica (cluster)",
 	"replication": "it reads a real cluster's replication offsets",
 	"load":        "it runs its own workers for thousands of steps; run it without explore",
+	"schedule":    "it forces one order of the sessions (a saved schedule); explore the script it was saved from",
 }
 
 // RefusedError is a script explore will not run: it uses Word, at Pos.

@@ -42,27 +42,28 @@ func (r *Result) Summary() string {
 		}
 		parts[i] = fmt.Sprintf("%d %s", r.Groups[keys[i]], k)
 	}
-	return fmt.Sprintf("explored %d schedules (%s, raw): %s", r.Schedules, bound, strings.Join(parts, ", "))
+	return fmt.Sprintf("explored %d schedules (%s, %s): %s", r.Schedules, bound, r.Mode, strings.Join(parts, ", "))
 }
 
 // Report prints the summary, how many schedules failed the script's own
 // checks, and the shortest failing schedule replayed as an ordinary
-// annotated transcript.
-func (r *Result) Report(ctx context.Context, w io.Writer, sc Script) error {
+// annotated transcript (its timeline drawn draw wide, when draw > 0),
+// which it returns (nil when none failed).
+func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (*Schedule, error) {
 	fmt.Fprintln(w, r.Summary())
 	if r.ExpectFailed > 0 {
 		fmt.Fprintf(w, "the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.ExpectFailed, r.Schedules)
 	}
-	o, err := r.Shortest(ctx, sc)
-	if err != nil || o == nil {
-		return err
+	s, err := r.Shortest(ctx, sc, draw)
+	if err != nil || s == nil {
+		return nil, err
 	}
-	fmt.Fprintf(w, "\nshortest failing schedule: #%d, %d steps, choices %v\n", r.shortestAt, len(o.steps), picks(o.choices))
-	for i, st := range o.steps {
+	fmt.Fprintf(w, "\nshortest failing schedule: #%d, %d steps, choices %s\n", s.Number, len(s.Steps), joinInts(s.Choices))
+	for i, st := range s.Steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, st)
 	}
-	fmt.Fprintf(w, "\nits run, replayed:\n%s", o.output)
-	return nil
+	fmt.Fprintf(w, "\nits run, replayed (locklab explore %s--replay %s %s):\n%s", r.opts.flags(), joinInts(s.Choices), sc.Name, s.Transcript)
+	return s, nil
 }
 
 // clearLast sorts the all-clear group after the bugs.

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"slices"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
+	"github.com/locklab/locklab/repl/timeline"
 	"github.com/locklab/locklab/repl/words"
 )
 
@@ -33,11 +35,16 @@ var start = time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
 // outcome is what one schedule did.
 type outcome struct {
 	choices  []choice
+	picks    []int // the choices' picks: the schedule's place in depth-first order
 	steps    []string
 	bad      []check.Kind // the verdict's bug kinds, sorted
 	status   int          // the script's exit status (1: an expectation failed)
 	output   string       // its transcript
 	diverged bool
+	cut      bool // stopped as equivalent to another schedule (reduction)
+	preempts int
+	number   int               // its place in the search's order, from 1
+	picture  timeline.Timeline // its timeline (a replay's only)
 }
 
 // failed reports whether the schedule broke a property: a bug verdict,
@@ -45,30 +52,42 @@ type outcome struct {
 func (o *outcome) failed() bool { return len(o.bad) > 0 || o.status != 0 }
 
 // runOnce runs sc once on a fresh embedded Redis, under a scheduler
-// that replays prefix and takes the first choice after it.
-func runOnce(ctx context.Context, sc Script, prefix []int) (*outcome, error) {
-	s := newSched(clock.NewVirtual(start), prefix)
-	e, err := server.StartEmbeddedClock(s)
+// that replays p's prefix and takes the first choice after it.
+func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
+	s := newSched(clock.NewVirtual(start), p)
+	e, err := server.StartInProcess(s)
 	if err != nil {
 		return nil, err
 	}
 	defer e.Close()
-	set := session.NewSet(session.Target{Network: "tcp", Addr: e.Addr(), Embedded: true})
+	set := session.NewSet(session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: e})
+	set.SetClock(s.stamp)
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
 	defer set.Close()
 	out := &lockedBuffer{}
-	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true,
+	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
+		Gutter: p.picture, Color: p.picture && p.color,
 		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir})
 	if err != nil {
 		return nil, err
 	}
 	defer sh.Close()
 	status, err := runScript(ctx, s, sh, sc)
+	o := &outcome{choices: s.choices, steps: s.steps, status: status, diverged: s.diverged, preempts: s.preempts}
+	if errors.Is(err, errEquivalent) {
+		o.cut = true
+		return o, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	o := &outcome{choices: s.choices, steps: s.steps, status: status, diverged: s.diverged}
 	o.bad = badKinds(sh.Findings(ctx))
+	if p.picture {
+		o.picture = sh.Timeline(ctx)
+	}
+	if p.draw > 0 {
+		sh.DrawTimeline(ctx, p.draw)
+	}
 	o.output = out.String()
 	return o, nil
 }

@@ -30,6 +30,7 @@ const maxSteps = 5000
 type sched struct {
 	v      *clock.Virtual
 	prefix []int
+	plan   plan
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -46,14 +47,18 @@ type sched struct {
 	moved    bool      // virtual time moved since the last step
 	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
 	seq      int
-	choices  []choice // every choice point met, and what was picked
-	steps    []string // the commands, in the order they went
+	choices  []choice  // every choice point met, and what was picked
+	steps    []string  // the commands, in the order they went
+	asleep   []*ticket // waiting commands another schedule runs first (sleep sets; see reduce.go)
+	lastName string    // the session of the last step
+	preempts int       // steps that took the turn from a session that could go on
 }
 
 // ticket is a goroutine waiting for the scheduler.
 type ticket struct {
 	name, what string
 	args       []string  // a command's (turns only)
+	acc        access    // what the command touches (turns only)
 	deadline   time.Time // sleepers only
 	seq        int
 	ok         chan struct{}
@@ -70,14 +75,23 @@ var (
 
 // newSched makes the scheduler of one schedule; the script's own
 // goroutine counts as active from the start.
-func newSched(v *clock.Virtual, prefix []int) *sched {
-	s := &sched{v: v, prefix: prefix, active: 1}
+func newSched(v *clock.Virtual, p plan) *sched {
+	s := &sched{v: v, prefix: p.prefix, plan: p, active: 1}
 	s.cond = sync.NewCond(&s.mu)
 	return s
 }
 
 // Now is the virtual time.
 func (s *sched) Now() time.Time { return s.v.Now() }
+
+// stamp is the time events are stamped with: virtual time, plus a
+// nanosecond per step so far, so that steps at the same virtual instant
+// are ordered as the server ran them (the annotator compares times).
+func (s *sched) stamp() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.v.Now().Add(time.Duration(len(s.steps)))
+}
 
 // Sleep waits until the scheduler has moved virtual time d on.
 func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
@@ -90,7 +104,7 @@ func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
 
 // Turn waits until the scheduler picks this command.
 func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
-	t := &ticket{name: name, what: strings.Join(args, " "), args: args}
+	t := &ticket{name: name, what: strings.Join(args, " "), args: args, acc: accessOf(args)}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
 	}

@@ -2,8 +2,9 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 )
 
 // Bound limits a search: it stops after Schedules schedules or once
@@ -40,53 +41,116 @@ func (b Bound) reached(r *Result) string {
 	return ""
 }
 
+// Options choose the search: its bound, whether commuting steps are
+// explored in one order only (the default) or in every order (Raw), and
+// an optional preemption bound (CHESS), which explores raw schedules.
+type Options struct {
+	Bound
+	Workers     int // schedules run at once (0: one per CPU)
+	Raw         bool
+	Preempt     bool   // bound the preemptions
+	Preemptions int    // at most so many, when Preempt
+	Random      int    // sample so many schedules at random (PCT) instead
+	Seed        uint64 // the random search's seed
+	Color       bool   // replayed transcripts in colour (a terminal's)
+}
+
+// workers is how many schedules run at once.
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// mode names the search in the summary: "raw", "reduced" or "within 2
+// preemptions, raw".
+func (o Options) mode() string {
+	switch {
+	case o.Random > 0:
+		return pctMode(o)
+	case o.Preempt:
+		return fmt.Sprintf("within %d preemptions, raw", o.Preemptions)
+	case o.Raw:
+		return "raw"
+	}
+	return "reduced"
+}
+
+// flags are the explore flags that choose o's rules, for a replay
+// command: "--no-reduce " or "".
+func (o Options) flags() string {
+	switch {
+	case o.Preempt:
+		return fmt.Sprintf("--preemptions %d ", o.Preemptions)
+	case o.Raw || o.Random > 0:
+		return "--no-reduce "
+	}
+	return ""
+}
+
+// plan is the schedule plan for a prefix under o.
+func (o Options) plan(prefix []int) plan {
+	p := plan{prefix: prefix, reduce: !o.Raw && !o.Preempt && o.Random == 0, preemptions: -1}
+	if o.Preempt {
+		p.preemptions = o.Preemptions
+	}
+	return p
+}
+
 // Result is what a search found.
 type Result struct {
-	Schedules    int            // schedules run
+	Schedules    int            // schedules run to their end
+	Cut          int            // schedules cut short as equivalent to one run (reduction)
 	Complete     bool           // every schedule was run
 	Bounded      string         // else the bound that stopped the search: "bounded at 30000 steps"
+	Mode         string         // "raw", "reduced", "within 2 preemptions, raw"
 	Groups       map[string]int // schedules by their verdict's bug kinds ("" for all clear)
 	ExpectFailed int            // schedules whose script failed (an expectation, say)
 	Steps        int            // steps run, over all schedules
+	failing      []*outcome     // the failing schedules, in order
 	shortest     *outcome       // the shortest failing schedule
-	shortestAt   int            // its number, from 1
+	opts         Options
 }
 
 // Explore runs sc once per schedule, depth first over the choice points
-// (which waiting session's command goes next), with no reduction, until
-// every schedule has run or the bound is reached.
-func Explore(ctx context.Context, sc Script, b Bound) (*Result, error) {
-	return explore(ctx, sc, b, func(*outcome) {})
+// (which waiting session's command goes next), until every schedule has
+// run or the bound is reached. Unless o.Raw, steps that commute run in
+// one order only (sleep sets): the schedules are one per class of
+// equivalent orders, and the same verdicts occur as in the raw search.
+func Explore(ctx context.Context, sc Script, o Options) (*Result, error) {
+	return explore(ctx, sc, o, func(*outcome) {})
 }
 
-// explore is Explore, showing each schedule's outcome to visit.
-func explore(ctx context.Context, sc Script, b Bound, visit func(*outcome)) (*Result, error) {
+// explore is Explore, showing each schedule's outcome to visit, in
+// depth-first order.
+func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*Result, error) {
 	if err := refuse(sc); err != nil {
 		return nil, err
 	}
-	b = b.orDefault()
-	r := &Result{Groups: map[string]int{}}
-	var prefix []int
-	for {
-		o, err := runOnce(ctx, sc, prefix)
-		if err != nil {
-			return nil, err
-		}
-		if o.diverged {
-			return nil, errors.New("a schedule did not replay the same way: the script does something the scheduler does not control")
-		}
-		r.add(o)
-		visit(o)
-		next, more := nextPrefix(o.choices)
-		if !more {
+	if o.Random > 0 {
+		return sample(ctx, sc, o, visit)
+	}
+	b := o.Bound.orDefault()
+	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}
+	p := &pool{ctx: ctx, sc: sc, o: o, b: b}
+	outs, all, err := p.search(o.workers())
+	if err != nil {
+		return nil, err
+	}
+	for i, out := range outs {
+		r.add(out)
+		visit(out)
+		if i == len(outs)-1 && all {
 			r.Complete = true
 			return r, nil
 		}
-		if r.Bounded = b.reached(r); r.Bounded != "" || ctx.Err() != nil {
-			return r, ctx.Err()
+		if r.Bounded = b.reached(r); r.Bounded != "" {
+			return r, nil
 		}
-		prefix = next
 	}
+	r.Bounded = "stopped"
+	return r, ctx.Err()
 }
 
 // Failed reports whether any schedule failed.
@@ -96,22 +160,38 @@ func (r *Result) Failed() bool { return r.shortest != nil }
 // one so far: a bug verdict before a failure of the script alone, then
 // fewest steps, then the first found.
 func (r *Result) add(o *outcome) {
-	r.Schedules++
 	r.Steps += len(o.steps)
+	if o.cut {
+		r.Cut++
+		return
+	}
+	r.Schedules++
+	o.number = r.Schedules
+	if o.failed() {
+		r.failing = append(r.failing, o)
+	}
 	r.Groups[groupName(o.bad)]++
 	if o.status != 0 {
 		r.ExpectFailed++
 	}
 	if o.failed() && (r.shortest == nil || shorter(o, r.shortest)) {
-		r.shortest, r.shortestAt = o, r.Schedules
+		r.shortest = o
 	}
 }
 
+// shorter orders failing schedules: a bug verdict first, then fewest
+// steps, then fewest preemptions, then the first in depth-first order.
 func shorter(a, b *outcome) bool {
 	if (len(a.bad) > 0) != (len(b.bad) > 0) {
 		return len(a.bad) > 0
 	}
-	return len(a.steps) < len(b.steps)
+	if len(a.steps) != len(b.steps) {
+		return len(a.steps) < len(b.steps)
+	}
+	if a.preempts != b.preempts {
+		return a.preempts < b.preempts
+	}
+	return slices.Compare(picks(a.choices), picks(b.choices)) < 0
 }
 
 // nextPrefix is the choice list of the next schedule depth first: the
@@ -138,20 +218,4 @@ func picks(cs []choice) []int {
 		out[i] = c.pick
 	}
 	return out
-}
-
-// Shortest is the shortest failing schedule run again with its choice
-// list: its transcript, and whether it took the same steps.
-func (r *Result) Shortest(ctx context.Context, sc Script) (*outcome, error) {
-	if r.shortest == nil {
-		return nil, nil
-	}
-	o, err := runOnce(ctx, sc, picks(r.shortest.choices))
-	if err != nil {
-		return nil, err
-	}
-	if fmt.Sprint(o.steps) != fmt.Sprint(r.shortest.steps) || o.diverged {
-		return nil, errors.New("the shortest failing schedule did not replay the same way")
-	}
-	return o, nil
 }

@@ -19,7 +19,7 @@ func TestStuckBlocking(t *testing.T) {
 	defer func(d time.Duration) { stallAfter = d }(stallAfter)
 	stallAfter = 200 * time.Millisecond
 	began := time.Now()
-	_, err := Explore(context.Background(), inline("blocks.lab", "SET a 1\nBLPOP q 0\nGET a\n"), Bound{})
+	_, err := Explore(context.Background(), inline("blocks.lab", "SET a 1\nBLPOP q 0\nGET a\n"), Options{})
 	var stuck *StuckError
 	if !errors.As(err, &stuck) {
 		t.Fatalf("want a StuckError, got %v", err)
@@ -38,7 +38,7 @@ func TestStuckBlocking(t *testing.T) {
 // EXISTS could only read the same.
 func TestStuckPolling(t *testing.T) {
 	sc := inline("polls.lab", "SET a 1\nuntil [ \"$(EXISTS lock)\" = 1 ]; do :; done\n")
-	_, err := Explore(context.Background(), sc, Bound{})
+	_, err := Explore(context.Background(), sc, Options{})
 	var stuck *StuckError
 	if !errors.As(err, &stuck) || stuck.Step != 3 || stuck.What != "main EXISTS lock" || !strings.Contains(stuck.Why, "polls") {
 		t.Errorf("got %v", err)
@@ -49,7 +49,7 @@ func TestStuckPolling(t *testing.T) {
 // virtual time reaches the job's wake-up, in every schedule.
 func TestPollThenSleep(t *testing.T) {
 	sc := inline("waits.lab", "DEL lock\n{ sleep 1; SET lock x; } &\nuntil [ \"$(EXISTS lock)\" = 1 ]; do :; done\nwait\nexpect EXISTS lock == 1\n")
-	r, err := Explore(context.Background(), sc, Bound{})
+	r, err := Explore(context.Background(), sc, Options{})
 	if err != nil || !r.Complete || r.ExpectFailed != 0 {
 		t.Fatalf("%v: %+v", err, r)
 	}
@@ -58,7 +58,7 @@ func TestPollThenSleep(t *testing.T) {
 // TestLoopBounded: a loop that never ends, stepping on, is stopped at
 // maxSteps.
 func TestLoopBounded(t *testing.T) {
-	_, err := Explore(context.Background(), inline("loop.lab", "while :; do INCR n; done\n"), Bound{})
+	_, err := Explore(context.Background(), inline("loop.lab", "while :; do INCR n; done\n"), Options{})
 	var stuck *StuckError
 	if !errors.As(err, &stuck) || stuck.Step != maxSteps {
 		t.Errorf("got %v", err)
@@ -70,13 +70,13 @@ func TestLoopBounded(t *testing.T) {
 func TestRefused(t *testing.T) {
 	for word, line := range map[string]int{"cluster": 2, "link": 3, "crash": 2, "promote": 2, "load": 4, "replication": 2} {
 		text := "DEL k\n" + strings.Repeat("# a comment\n", line-2) + word + " up\n"
-		_, err := Explore(context.Background(), inline(word+".lab", text), Bound{})
+		_, err := Explore(context.Background(), inline(word+".lab", text), Options{})
 		var refused *RefusedError
 		if !errors.As(err, &refused) || refused.Word != word || int(refused.Pos.Line()) != line {
 			t.Errorf("%s: got %v", word, err)
 		}
 	}
-	if _, err := Explore(context.Background(), inline("ok.lab", "echo cluster up\n"), Bound{}); err != nil {
+	if _, err := Explore(context.Background(), inline("ok.lab", "echo cluster up\n"), Options{}); err != nil {
 		t.Errorf("cluster as an argument is not the word: %v", err)
 	}
 }

@@ -24,7 +24,8 @@ type Output struct {
 	on      bool   // gutters are on for this run: it has several sessions
 	first   string // the first session that wrote in this run
 	start   time.Time
-	width   int // the longest session name so far, to align gutters
+	now     func() time.Time // the gutters' clock
+	width   int              // the longest session name so far, to align gutters
 	colors  map[string]*color.Color
 	color   bool     // colour the gutters
 	lines   [][]byte // this run's lines, without gutters (expect lines)
@@ -70,8 +71,12 @@ func ColorOf(name string) color.Attribute {
 // New makes the output for term (stdout) and termErr (stderr); gutter
 // allows gutters at all, colored colours them.
 func New(term, termErr io.Writer, gutter, colored bool) *Output {
-	return &Output{term: term, termErr: termErr, gutter: gutter, color: colored, colors: map[string]*color.Color{}, width: 4, start: time.Now(), writers: map[string][2]*LineWriter{}}
+	return &Output{term: term, termErr: termErr, gutter: gutter, color: colored, colors: map[string]*color.Color{}, width: 4, start: time.Now(), now: time.Now, writers: map[string][2]*LineWriter{}}
 }
+
+// SetClock makes the gutters' times read now (a virtual clock's) instead
+// of the wall clock; set it before the first run.
+func (o *Output) SetClock(now func() time.Time) { o.now = now }
 
 // BeginRun starts a run at start, with gutters if it starts sessions,
 // aligned for their names.
@@ -120,7 +125,7 @@ func (o *Output) writeLines(name string, stderr bool, lines []byte) {
 
 func (o *Output) prefix(name string) string {
 	o.width = max(o.width, len(name))
-	at := fmt.Sprintf("+%.3fs", time.Since(o.start).Seconds())
+	at := fmt.Sprintf("+%.3fs", o.now().Sub(o.start).Seconds())
 	return o.colorOf(name).Sprintf("%-*s %s │ ", o.width, name, at)
 }
 

@@ -67,9 +67,9 @@ func (p *Prober) plan(args []string) (plan, bool) {
 // transaction did not run (EXECABORT), it sends them alone through next,
 // for the real error (an event with no server time).
 func (pl plan) send(ctx context.Context, f *Flight, c *session.Conn, args []string, next session.Do) (session.Event, error) {
-	start := time.Now()
+	start := session.Now(ctx)
 	replies, err := c.DoBatch(ctx, pl.batch(args))
-	end := time.Now()
+	end := session.Now(ctx)
 	if err != nil {
 		f.fail()
 		return session.Event{Args: args, Err: err, Start: start, End: end}, err

@@ -24,6 +24,7 @@ type Recorder struct {
 	mu        sync.Mutex
 	ann       *check.Annotator
 	start     time.Time
+	now       func() time.Time
 	events    []timeline.Event
 	notes     []timeline.TimedNote
 	expects   int  // expectations since the last summary
@@ -38,8 +39,11 @@ type Recorder struct {
 }
 
 // New makes a recorder whose run begins now.
-func New() *Recorder {
-	r := &Recorder{}
+func New() *Recorder { return NewClock(time.Now) }
+
+// NewClock makes a recorder whose times are now's (a virtual clock's).
+func NewClock(now func() time.Time) *Recorder {
+	r := &Recorder{now: now}
 	r.Reset()
 	return r
 }
@@ -50,7 +54,7 @@ func New() *Recorder {
 func (r *Recorder) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.start = time.Now()
+	r.start = r.now()
 	r.ann = check.New(r.start)
 	r.events, r.notes = nil, nil
 	r.failures, r.firstFailure = 0, ""
@@ -163,7 +167,7 @@ func (r *Recorder) Judged() (news bool) {
 func (r *Recorder) Timeline(verdict []check.Finding) timeline.Timeline {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(time.Now()), verdict)
+	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(r.now()), verdict)
 }
 
 // Commands are the run's commands so far, as the timeline keeps them

@@ -16,7 +16,7 @@ func (c *Conn) options() *redis.Options {
 		protocol = 3
 	}
 	return &redis.Options{
-		Network: c.target.Network, Addr: c.target.Addr, Dialer: dialer(c.target.TLS),
+		Network: c.target.Network, Addr: c.target.Addr, Dialer: dialer(c.target),
 		Username: c.user, Password: c.pass, DB: c.db, ClientName: c.name,
 		Protocol: protocol, DisableIdentity: true,
 		PoolSize: 1, MaxRetries: -1, MinIdleConns: 0,
@@ -38,7 +38,11 @@ const dialTimeout = 5 * time.Second
 // go-redis's own TLS dial has no bound of its own on the handshake, so
 // `--tls` against a plain-text server (which waits for a line the
 // ClientHello never ends) hung for ever, deaf to Ctrl-C.
-func dialer(config *tls.Config) func(ctx context.Context, network, addr string) (net.Conn, error) {
+func dialer(t Target) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	if t.InProcess != nil {
+		return func(ctx context.Context, _, _ string) (net.Conn, error) { return t.InProcess.Dial(ctx) }
+	}
+	config := t.TLS
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 		defer cancel()

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"time"
 )
 
 // Gate decides when a session's next command goes out: a scheduler that
@@ -22,10 +21,10 @@ type Gate interface {
 func GateMiddleware(g Gate) Middleware {
 	return func(next Do) Do {
 		return func(ctx context.Context, c *Conn, args []string) (Event, error) {
-			start := time.Now()
+			start := Now(ctx)
 			release, err := g.Turn(ctx, CallOf(ctx).Session, args)
 			if err != nil {
-				return Event{Args: args, Err: err, Start: start, End: time.Now()}, err
+				return Event{Args: args, Err: err, Start: start, End: Now(ctx)}, err
 			}
 			defer release()
 			return next(ctx, c, args)

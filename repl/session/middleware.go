@@ -25,6 +25,16 @@ type Call struct {
 	// sent on it would change the meaning of the command (queue it, or
 	// abort the EXEC to come), or get no reply.
 	Transaction bool
+	now         func() time.Time // the set's clock
+}
+
+// Now is the time on the clock of the set the command runs in (the wall
+// clock outside a Set's chain): what events are stamped with.
+func Now(ctx context.Context) time.Time {
+	if now := CallOf(ctx).now; now != nil {
+		return now()
+	}
+	return time.Now()
 }
 
 type callKey struct{}
@@ -42,9 +52,9 @@ func withCall(ctx context.Context, c Call) context.Context {
 
 // send is the innermost Do: args on c, as they are.
 func send(ctx context.Context, c *Conn, args []string) (Event, error) {
-	e := Event{Args: args, Start: time.Now()}
+	e := Event{Args: args, Start: Now(ctx)}
 	reply, err := c.Do(ctx, args)
-	e.Reply, e.Err, e.End = reply, err, time.Now()
+	e.Reply, e.Err, e.End = reply, err, Now(ctx)
 	return e, err
 }
 

@@ -66,9 +66,10 @@ func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error
 	if err := s.set.WaitPaused(ctx, s.Name); err != nil {
 		return nil, err
 	}
-	start := time.Now()
+	now := s.set.clock()
+	start := now()
 	replies, err := s.connection().DoBatch(ctx, batch)
-	end := time.Now()
+	end := now()
 	events := make([]Event, 0, len(replies))
 	for i, args := range batch {
 		e := Event{Session: s.Name, Args: args, Start: start, End: end}
@@ -105,9 +106,10 @@ func (s *Session) Streams(args []string) bool {
 // not pass through the middleware: a probe or a gate has nothing to do
 // with it.
 func (s *Session) Stream(ctx, end context.Context, args []string, each func(Event)) error {
-	start := time.Now()
+	now := s.set.clock()
+	start := now()
 	err := s.connection().Stream(ctx, end, args, func(r resp.Reply) {
-		e := Event{Session: s.Name, Args: args, Reply: r, Start: start, End: time.Now()}
+		e := Event{Session: s.Name, Args: args, Reply: r, Start: start, End: now()}
 		start = time.Time{}
 		if e.Start.IsZero() {
 			e.Start = e.End
@@ -229,7 +231,8 @@ type Set struct {
 	observer    func(Event)
 	pauses      map[string]<-chan struct{} // see Pause
 	middlewares []Middleware
-	do          Do // send, wrapped in the middlewares
+	do          Do               // send, wrapped in the middlewares
+	now         func() time.Time // the events' clock (nil: the wall clock)
 }
 
 // NewSet makes an empty set of sessions for t, with no middleware.
@@ -248,11 +251,39 @@ func (s *Set) Use(mw ...Middleware) {
 	s.do = chain(s.middlewares)
 }
 
+// SetClock makes the events' times read now (a virtual clock's) instead
+// of the wall clock; set it before the first command.
+func (s *Set) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+}
+
+// clock is the events' clock.
+func (s *Set) clock() func() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.now == nil {
+		return time.Now
+	}
+	return s.now
+}
+
+// UseFirst adds a middleware outside every other (a gate: the whole of
+// what a command sends is one turn).
+func (s *Set) UseFirst(mw Middleware) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.middlewares = append([]Middleware{mw}, s.middlewares...)
+	s.do = chain(s.middlewares)
+}
+
 // run sends args on c through the middlewares, as call says.
 func (s *Set) run(ctx context.Context, call Call, c *Conn, args []string) (Event, error) {
 	if err := s.WaitPaused(ctx, call.Session); err != nil {
 		return notSent(call.Session, args, err), err
 	}
+	call.now = s.clock()
 	s.mu.Lock()
 	do := s.do
 	s.mu.Unlock()

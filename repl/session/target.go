@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
@@ -23,6 +24,14 @@ type Target struct {
 	TLS      *tls.Config
 	Embedded bool   // the in-process server locklab started
 	Role     string // what the server is to the lab ("the cluster's primary"), for messages
+	// InProcess, when set, opens connections in process instead of over
+	// the network (an embedded server's pipes).
+	InProcess Dialer
+}
+
+// Dialer opens a connection in process.
+type Dialer interface {
+	Dial(ctx context.Context) (net.Conn, error)
 }
 
 // Label is how the prompt and messages name the server: "embedded" for the

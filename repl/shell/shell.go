@@ -70,7 +70,8 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.New(), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs)}
+		rec: record.NewClock(cfg.Clock.Now), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs)}
+	s.out.SetClock(cfg.Clock.Now)
 	if cfg.Tracker != nil {
 		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
 	}

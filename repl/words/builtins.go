@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/order"
 	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/session"
 )
 
 // sleep is sh's sleep: seconds, fractions allowed, with an optional s, m,
@@ -68,4 +70,15 @@ func runScriptWord(ctx context.Context, env Env, args []string) error {
 		return Usage(args[0] + " FILE [ARG ...]   (runs a .lab or .sh script in the lab)")
 	}
 	return env.RunScript(ctx, args[1], args[2:])
+}
+
+// scheduleWord is `schedule [--wait DUR] SESSION ...`: from now on the
+// sessions' commands go in that order (see package order).
+func scheduleWord(ctx context.Context, env Env, args []string) error {
+	steps, wait, err := order.Parse(args[1:])
+	if err != nil {
+		return Usage(order.Usage + "   (" + err.Error() + ")")
+	}
+	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait)))
+	return nil
 }

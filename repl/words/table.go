@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/locklab/locklab/repl/lab"
+	"github.com/locklab/locklab/repl/order"
 	"github.com/locklab/locklab/repl/redlock"
 )
 
@@ -19,6 +20,8 @@ func labWords() []Word {
 			Usage:   "docker exec [-i] [-t] redis-lesson redis-cli CMD ...",
 			Summary: "the lesson's way to reach its Redis container; here it reaches the lab's Redis"},
 		{Name: "sleep", Kind: Lab, Run: sleep, Usage: "sleep SECONDS", Summary: "wait (0.3, 1, 2s, 1m); Ctrl-C cuts it short"},
+		{Name: "schedule", Kind: Lab, Run: scheduleWord, Usage: order.Usage,
+			Summary: "make the sessions' commands go in this order (a schedule explore --save found), on any server"},
 		{Name: "run", Kind: Script, Run: runScriptWord, Usage: "run FILE [ARG ...]",
 			Summary: "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)"},
 		{Name: "help", Kind: Lab, Run: help, Usage: "help [COMMAND]", Summary: "this list, or the syntax of a Redis command"},

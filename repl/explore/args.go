@@ -1,0 +1,96 @@
+package explore
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Usage is the explore command's syntax.
+const Usage = "explore [--no-reduce] [--preemptions K] [--random N [--seed S]] [--max-schedules N] [--max-steps N]" +
+	" [--replay CHOICES] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
+
+// Command is `locklab explore` with its flags read.
+type Command struct {
+	Options
+	File    string
+	Args    []string
+	Replay  []int // run this choice list again (--replay 0,1,1), with normal output
+	Save    string
+	JSON    bool
+	Picture Picture
+}
+
+// Picture is the timeline asked for the shortest failing schedule.
+type Picture struct {
+	Draw         bool
+	SVG, Mermaid string
+}
+
+// ParseCommand reads explore's flags; args follow the word explore.
+func ParseCommand(args []string) (Command, error) {
+	var c Command
+	var replay string
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&c.Raw, "no-reduce", false, "")
+	fs.Func("preemptions", "", func(v string) (err error) {
+		c.Preempt = true
+		c.Preemptions, err = nonNegative(v)
+		return err
+	})
+	fs.IntVar(&c.Random, "random", 0, "")
+	fs.Uint64Var(&c.Seed, "seed", 1, "")
+	fs.IntVar(&c.Schedules, "max-schedules", 0, "")
+	fs.IntVar(&c.Steps, "max-steps", 0, "")
+	fs.StringVar(&replay, "replay", "", "")
+	fs.StringVar(&c.Save, "save", "", "")
+	fs.BoolVar(&c.JSON, "json", false, "")
+	fs.BoolVar(&c.Picture.Draw, "timeline", false, "")
+	fs.StringVar(&c.Picture.SVG, "svg", "", "")
+	fs.StringVar(&c.Picture.Mermaid, "mermaid", "", "")
+	if err := fs.Parse(args); err != nil {
+		return c, fmt.Errorf("%v\nusage: locklab %s", err, Usage)
+	}
+	if fs.NArg() == 0 {
+		return c, errors.New("no script to explore\nusage: locklab " + Usage)
+	}
+	c.File, c.Args = fs.Arg(0), fs.Args()[1:]
+	return c, c.check(replay)
+}
+
+// check refuses flags that contradict each other, and reads --replay.
+func (c *Command) check(replay string) error {
+	switch {
+	case c.Random < 0:
+		return errors.New("--random N needs N > 0 samples")
+	case c.Random > 0 && (c.Preempt || c.Raw):
+		return errors.New("--random samples raw schedules on its own: leave out --preemptions and --no-reduce")
+	case c.Save != "" && !strings.HasSuffix(c.Save, ".lab"):
+		return fmt.Errorf("--save %s: the schedule is saved as a lab script: give a name ending in .lab", c.Save)
+	}
+	if replay == "" {
+		return nil
+	}
+	c.Replay = []int{}
+	for _, f := range strings.Split(replay, ",") {
+		n, err := nonNegative(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("--replay %s: a choice list as the summary prints it (0,1,1): %v", replay, err)
+		}
+		c.Replay = append(c.Replay, n)
+	}
+	return nil
+}
+
+// nonNegative reads a count.
+func nonNegative(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q is not a count (0, 1, 2 ...)", v)
+	}
+	return n, nil
+}

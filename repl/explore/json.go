@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"cmp"
+	"encoding/json"
+	"io"
+	"strings"
+)
+
+// jsonReport is what --json prints: the counts, and every failing
+// schedule's steps.
+type jsonReport struct {
+	Script       string         `json:"script"`
+	Mode         string         `json:"mode"`
+	Complete     bool           `json:"complete"`
+	Bounded      string         `json:"bounded,omitempty"`
+	Schedules    int            `json:"schedules"`
+	Cut          int            `json:"cut_as_equivalent"`
+	Steps        int            `json:"steps"`
+	Groups       map[string]int `json:"verdicts"`
+	ExpectFailed int            `json:"script_failed"`
+	Shortest     int            `json:"shortest_failing,omitempty"`
+	Failing      []jsonSchedule `json:"failing"`
+}
+
+// jsonSchedule is one failing schedule.
+type jsonSchedule struct {
+	Number   int      `json:"number"`
+	Choices  []int    `json:"choices"`
+	Verdict  string   `json:"verdict"`
+	Status   int      `json:"exit_status"`
+	Preempts int      `json:"preemptions"`
+	Steps    []string `json:"steps"`
+}
+
+// WriteJSON writes the search as one JSON document.
+func (r *Result) WriteJSON(w io.Writer, sc Script) error {
+	j := jsonReport{Script: sc.Name, Mode: r.Mode, Complete: r.Complete, Bounded: r.Bounded,
+		Schedules: r.Schedules, Cut: r.Cut, Steps: r.Steps, Groups: map[string]int{},
+		ExpectFailed: r.ExpectFailed, Failing: []jsonSchedule{}}
+	for k, n := range r.Groups {
+		j.Groups[strings.ToLower(cmp.Or(k, "all clear"))] = n
+	}
+	if r.shortest != nil {
+		j.Shortest = r.shortest.number
+	}
+	for _, o := range r.failing {
+		j.Failing = append(j.Failing, jsonSchedule{Number: o.number, Choices: picks(o.choices),
+			Verdict: groupName(o.bad), Status: o.status, Preempts: o.preempts, Steps: o.steps})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j)
+}

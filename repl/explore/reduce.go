@@ -1,0 +1,68 @@
+package explore
+
+import (
+	"errors"
+	"slices"
+)
+
+// plan is how one schedule is chosen: the choice list to replay, and the
+// search's rules.
+type plan struct {
+	prefix      []int
+	reduce      bool // sleep sets: one order of commuting steps
+	preemptions int  // at most so many preemptions (-1: no bound)
+	pct         *pct // random priorities instead of the prefix (a random search)
+	picture     bool // keep the run's timeline
+	draw        int  // and draw it this wide at the end of the transcript (0: not)
+	color       bool // a replay's transcript in colour
+}
+
+// errEquivalent cuts a schedule whose every next step is asleep: any way
+// it could go on is one that another schedule of the search runs, with
+// commuting steps in another order.
+var errEquivalent = errors.New("equivalent to a schedule explored elsewhere")
+
+// fallAsleep keeps the sleep set (Godefroid's sleep sets): the commands
+// chosen before t at this choice point are explored first, in schedules
+// of their own, so after t each of them sleeps while it commutes with
+// every step since. A sleeping command that a later step conflicts with
+// wakes (is dropped from the set). Without reduction, nothing sleeps.
+func (s *sched) fallAsleep(before []*ticket, t *ticket) {
+	if !s.plan.reduce {
+		return
+	}
+	var next []*ticket
+	for _, u := range slices.Concat(s.asleep, before) {
+		if u != t && u.acc.commutes(t.acc) && !slices.Contains(next, u) {
+			next = append(next, u)
+		}
+	}
+	s.asleep = next
+}
+
+// bound keeps a search within its preemption bound (CHESS): once the
+// schedule has preempted as often as allowed, the session that went last
+// goes on while it can.
+func (s *sched) bound(can []*ticket) []*ticket {
+	if s.plan.preemptions < 0 || s.preempts < s.plan.preemptions {
+		return can
+	}
+	if i := s.lastIn(can); i >= 0 {
+		return can[i : i+1]
+	}
+	return can
+}
+
+// countPreemption counts t as a preemption when the session that went
+// last could have gone on.
+func (s *sched) countPreemption(can []*ticket, t *ticket) {
+	if t.name != s.lastName && s.lastIn(can) >= 0 {
+		s.preempts++
+	}
+}
+
+// lastIn is the index in can of the command of the session that went
+// last, or -1.
+func (s *sched) lastIn(can []*ticket) int {
+	return slices.IndexFunc(can, func(u *ticket) bool { return u.name == s.lastName })
+}

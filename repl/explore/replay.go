@@ -1,0 +1,97 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/locklab/locklab/repl/timeline"
+)
+
+// Schedule is one schedule run again from its choice list, with normal
+// output.
+type Schedule struct {
+	Number     int      // its place in the search's order (0: not from a search)
+	Choices    []int    // its choice list
+	Steps      []string // "session command", in the order the server ran them
+	Transcript string   // its annotated transcript
+	Timeline   timeline.Timeline
+	Failed     bool // a bug verdict, or the script failed
+}
+
+// Replay runs sc once more on the schedule whose choice list is choices,
+// under the search's rules o (a choice list counts the options of its
+// own search: reduced, raw or bounded), and keeps its timeline; with
+// draw > 0 the transcript ends with the timeline drawn that wide.
+func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) (*Schedule, error) {
+	p := o.plan(choices)
+	p.picture, p.draw, p.color = true, draw, o.Color
+	out, err := runOnce(ctx, sc, p)
+	if err != nil {
+		return nil, err
+	}
+	if out.cut {
+		return nil, fmt.Errorf("choices %s: every next step there commutes with one explored first; explore with --no-reduce to replay raw choice lists", joinInts(choices))
+	}
+	return &Schedule{Choices: picks(out.choices), Steps: out.steps, Transcript: out.output,
+		Timeline: out.picture, Failed: out.failed()}, nil
+}
+
+// Shortest is the shortest failing schedule run again (nil when none
+// failed); it fails when the run did not take the same steps.
+func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, error) {
+	if r.shortest == nil {
+		return nil, nil
+	}
+	s, err := Replay(ctx, sc, r.opts, picks(r.shortest.choices), draw)
+	if err != nil {
+		return nil, err
+	}
+	if strings.Join(s.Steps, "\n") != strings.Join(r.shortest.steps, "\n") {
+		return nil, fmt.Errorf("the shortest failing schedule did not replay the same way")
+	}
+	s.Number = r.shortest.number
+	return s, nil
+}
+
+// Save writes s as a lab script that forces its order on any server: a
+// `schedule` line naming each step's session, then the script itself.
+// It follows no symbolic link.
+func Save(path string, sc Script, s *Schedule) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(saved(sc, s))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// saved is the text Save writes.
+func saved(sc Script, s *Schedule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: schedule #%d, choices %s, %d steps.\n",
+		sc.Name, s.Number, joinInts(s.Choices), len(s.Steps))
+	b.WriteString("# On any server (locklab -p PORT THIS.lab) the sessions' commands go in this order:\n")
+	sessions := make([]string, len(s.Steps))
+	for i, st := range s.Steps {
+		fmt.Fprintf(&b, "#   %d. %s\n", i+1, st)
+		sessions[i], _, _ = strings.Cut(st, " ")
+	}
+	fmt.Fprintf(&b, "schedule %s\n\n", strings.Join(sessions, " "))
+	b.Write(sc.Text)
+	return b.String()
+}
+
+// joinInts writes a choice list as --replay reads it: 0,1,1.
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,110 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Gate lets the sessions' commands go in the order of its steps.
+type Gate struct {
+	steps []string      // the session of each step
+	wait  time.Duration // how long a session waits for its turn before the order is given up
+
+	mu      sync.Mutex
+	next    int           // the step whose turn it is
+	busy    bool          // a step has gone and its reply has not come back
+	changed chan struct{} // closed (and replaced) whenever next or busy changes
+	broken  bool          // the order was given up
+}
+
+// New is a gate for steps (session names, one per command) that gives up
+// the order when a session has waited wait for its turn.
+func New(steps []string, wait time.Duration) *Gate {
+	return &Gate{steps: steps, wait: wait, changed: make(chan struct{})}
+}
+
+// Turn waits until the schedule's next step is name's and the step before
+// it is over. When the order cannot be kept (the step whose turn it is
+// did not come within the wait), it says so once, as this command's
+// error, and from then on every command goes freely.
+func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(), error) {
+	timer := time.NewTimer(g.wait)
+	defer timer.Stop()
+	for {
+		g.mu.Lock()
+		if g.broken || g.next >= len(g.steps) {
+			g.mu.Unlock()
+			return func() {}, nil
+		}
+		if !g.busy && g.steps[g.next] == name {
+			g.busy = true
+			g.mu.Unlock()
+			return g.release, nil
+		}
+		changed := g.changed
+		g.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+			if err := g.giveUp(name); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// release ends the step that went.
+func (g *Gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.busy = false
+	g.next++
+	g.signal()
+}
+
+// giveUp breaks the order: the step whose turn it is never came.
+func (g *Gate) giveUp(name string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.broken {
+		return nil
+	}
+	g.broken = true
+	g.signal()
+	return fmt.Errorf("the schedule did not replay: step %d is %s's, which sent nothing for %v while %s waited;"+
+		" from here the sessions go in any order (the script may poll a different number of times, or read the clock)",
+		g.next+1, g.steps[g.next], g.wait, name)
+}
+
+// signal wakes every waiting session (g.mu held).
+func (g *Gate) signal() {
+	close(g.changed)
+	g.changed = make(chan struct{})
+}
+
+// Usage is the schedule word's syntax.
+const Usage = "schedule [--wait DUR] SESSION ..."
+
+// DefaultWait is how long a session waits for its turn before the order
+// is given up.
+const DefaultWait = 10 * time.Second
+
+// Parse reads `schedule [--wait DUR] SESSION ...` (args without the
+// word): the steps' sessions and the wait.
+func Parse(args []string) (steps []string, wait time.Duration, err error) {
+	wait = DefaultWait
+	if len(args) >= 2 && args[0] == "--wait" {
+		if wait, err = time.ParseDuration(args[1]); err != nil || wait <= 0 {
+			return nil, 0, fmt.Errorf("--wait %s: a duration such as 5s", args[1])
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		return nil, 0, fmt.Errorf("no steps: name the session of each command, in order")
+	}
+	return args, wait, nil
+}
