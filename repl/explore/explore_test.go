@@ -28,35 +28,58 @@ func bidderModel() (all int, failing []string) {
 	return len(schedules), failing
 }
 
-// bidderSchedules is the model's every schedule, and the failing ones.
-func bidderSchedules() (all, failing []string) {
+// bidderSchedules is the two-bidder model's every schedule, and the
+// failing ones.
+func bidderSchedules() (all, failing []string) { return biddersOnSeats(2, 1) }
+
+// biddersOnSeats models n bidders on seats seats: each reads the count
+// (step 1) and, if it saw room, books (step 2). It returns every
+// interleaving and those that end with more bookings than seats.
+func biddersOnSeats(n, seats int) (all, failing []string) {
 	type bidder struct{ step, saw int }
-	var walk func(count int, bs [2]bidder, trace []string)
-	walk = func(count int, bs [2]bidder, trace []string) {
+	var walk func(count int, bs []bidder, trace []string)
+	walk = func(count int, bs []bidder, trace []string) {
 		moved := false
 		for i, b := range bs {
 			c := count
 			switch {
 			case b.step == 0:
 				b.saw, b.step = c, 1
-			case b.step == 1 && b.saw < 1:
+			case b.step == 1 && b.saw < seats:
 				b.step, c = 2, c+1
 			default:
 				continue
 			}
-			next := bs
+			next := slices.Clone(bs)
 			next[i], moved = b, true
 			walk(c, next, append(slices.Clip(trace), string(rune('a'+i))+string(rune('0'+b.step))))
 		}
 		if !moved {
 			all = append(all, strings.Join(trace, " "))
-			if count == 2 {
+			if count > seats {
 				failing = append(failing, strings.Join(trace, " "))
 			}
 		}
 	}
-	walk(0, [2]bidder{}, nil)
+	walk(0, make([]bidder, n), nil)
 	return all, failing
+}
+
+// readsSorted writes a model schedule in the normal form of its class of
+// equivalent orders: only reads commute (two LLENs), so each run of
+// consecutive reads is sorted, and two schedules are equivalent exactly
+// when their normal forms are equal.
+func readsSorted(schedule string) string {
+	steps := strings.Fields(schedule)
+	for i := 0; i < len(steps); {
+		j := i
+		for j < len(steps) && strings.HasSuffix(steps[j], "1") {
+			j++
+		}
+		slices.Sort(steps[i:j])
+		i = max(j, i+1)
+	}
+	return strings.Join(steps, " ")
 }
 
 // labels writes a schedule's bidder steps as the model does: job3 (the
@@ -186,21 +209,15 @@ func BenchmarkTwoBidders(b *testing.B) {
 }
 
 // traceClasses groups the model's schedules into classes of equivalent
-// orders (Mazurkiewicz traces): two schedules are equivalent when one
-// becomes the other by swapping neighbouring steps that commute, and in
-// the model only the two reads (a1, b1) commute. Each schedule is
-// written in a normal form (a read before a read of a higher letter);
-// it returns the classes and the failing ones.
+// orders (Mazurkiewicz traces), by their normal forms; it returns the
+// classes and the failing ones.
 func traceClasses(schedules, failing []string) (all, bad map[string]bool) {
-	normal := func(s string) string {
-		return strings.Replace(s, "b1 a1", "a1 b1", 1)
-	}
 	all, bad = map[string]bool{}, map[string]bool{}
 	for _, s := range schedules {
-		all[normal(s)] = true
+		all[readsSorted(s)] = true
 	}
 	for _, s := range failing {
-		bad[normal(s)] = true
+		bad[readsSorted(s)] = true
 	}
 	return all, bad
 }
@@ -229,5 +246,73 @@ func TestTwoBiddersReduced(t *testing.T) {
 	}
 	if got := r.Summary(); got != "explored 4 schedules (complete, reduced): 2 DOUBLE BOOKING, 2 all clear" {
 		t.Errorf("summary: %q", got)
+	}
+}
+
+// TestThreeBidders: three bidders on two seats, raw and reduced, against
+// the model: every interleaving (90), those that overbook, and as many
+// reduced schedules as the model has classes of equivalent orders.
+func TestThreeBidders(t *testing.T) {
+	all, failing := biddersOnSeats(3, 2)
+	classes, badClasses := traceClasses(all, failing)
+	sc := script(t, "testdata/three-bidders.lab")
+	for opts, want := range map[Options][2]int{{Raw: true}: {len(all), len(failing)}, {}: {len(classes), len(badClasses)}} {
+		r, err := Explore(context.Background(), sc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Schedules != want[0] || r.Groups["OVERBOOKING"] != want[1] || r.ExpectFailed != want[1] || !r.Complete {
+			t.Errorf("%s; the model: %d schedules, %d overbook", r.Summary(), want[0], want[1])
+		}
+	}
+	if len(all) != 90 {
+		t.Errorf("the model: %d schedules; the issue says 90", len(all))
+	}
+}
+
+// preemptionModel counts the two-bidder model's schedules with at most k
+// preemptions (a step of one bidder while the bidder that stepped last
+// could have gone on), and the failing ones among them.
+func preemptionModel(k int) (all, failing int) {
+	schedules, bad := biddersOnSeats(2, 1)
+	for _, s := range schedules {
+		if preemptions(s) <= k {
+			all++
+			if slices.Contains(bad, s) {
+				failing++
+			}
+		}
+	}
+	return all, failing
+}
+
+// preemptions counts a model schedule's preemptions: a step of another
+// bidder right after a read that saw room (its booking could go next).
+func preemptions(schedule string) int {
+	steps := strings.Fields(schedule)
+	n := 0
+	for i := 1; i < len(steps); i++ {
+		prev := steps[i-1]
+		bookedNext := slices.Contains(steps[i:], prev[:1]+"2")
+		if prev[1] == '1' && bookedNext && steps[i][0] != prev[0] {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPreemptionBound: --preemptions K explores exactly the model's
+// schedules with at most K preemptions.
+func TestPreemptionBound(t *testing.T) {
+	sc := script(t, "testdata/two-bidders.lab")
+	for k := range 3 {
+		all, failing := preemptionModel(k)
+		r, err := Explore(context.Background(), sc, Options{Preempt: true, Preemptions: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Schedules != all || r.Groups["DOUBLE BOOKING"] != failing || !r.Complete {
+			t.Errorf("k=%d: %s; the model: %d schedules, %d failing", k, r.Summary(), all, failing)
+		}
 	}
 }

@@ -70,6 +70,9 @@ func (o Options) mode() string {
 	case o.Random > 0:
 		return pctMode(o)
 	case o.Preempt:
+		if o.Preemptions == 1 {
+			return "within 1 preemption, raw"
+		}
 		return fmt.Sprintf("within %d preemptions, raw", o.Preemptions)
 	case o.Raw:
 		return "raw"

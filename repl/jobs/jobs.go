@@ -114,7 +114,11 @@ func (j *Jobs) nameGroups(list []*syntax.Stmt) []string {
 		}
 		group, jobs, used = nil, nil, map[string]bool{}
 	}
-	for i, st := range list {
+	i := -1 // the statement's place in the list, not counting schedule lines
+	for _, st := range list {
+		if !isSchedule(st) {
+			i++
+		}
 		if !st.Background {
 			flush()
 			continue
@@ -129,6 +133,14 @@ func (j *Jobs) nameGroups(list []*syntax.Stmt) []string {
 	}
 	flush()
 	return started
+}
+
+// isSchedule reports whether st is a `schedule` line, which a saved
+// schedule adds at the top of the script it was saved from: it does not
+// count in job names, so that the jobs keep the names the schedule uses.
+func isSchedule(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) > 0 && call.Args[0].Lit() == "schedule"
 }
 
 // jobName picks a job's session name from its command line.

@@ -82,3 +82,13 @@ func scheduleWord(ctx context.Context, env Env, args []string) error {
 	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait)))
 	return nil
 }
+
+// seatsWord is `seats SLOT N`: the notes judge SLOT's bookings against N.
+func seatsWord(ctx context.Context, env Env, args []string) error {
+	n, err := strconv.ParseInt(args[len(args)-1], 10, 64)
+	if len(args) != 3 || err != nil || n < 1 {
+		return Usage("seats SLOT N   (N: how many bookings the slot may hold, 1 or more)")
+	}
+	env.Recorder().SetSeats(args[1], n)
+	return nil
+}
