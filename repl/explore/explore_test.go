@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -188,24 +189,30 @@ func TestBounded(t *testing.T) {
 	}
 }
 
-// BenchmarkTwoBidders measures raw schedules per second on the issue's
-// two-bidder script (each schedule: a fresh embedded Redis, shell and
-// sessions over loopback TCP).
+// BenchmarkTwoBidders measures schedules per second on the issue's
+// two- and three-bidder scripts, raw and reduced (each schedule: a fresh
+// embedded Redis, shell and sessions, on in-process pipes).
 func BenchmarkTwoBidders(b *testing.B) {
-	text, err := os.ReadFile("testdata/two-bidders.lab")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := Script{Name: "two-bidders.lab", Text: text, Dir: "../.."}
-	schedules := 0
-	for b.Loop() {
-		r, err := Explore(context.Background(), sc, Options{})
+	for _, file := range []string{"two-bidders", "three-bidders"} {
+		text, err := os.ReadFile("testdata/" + file + ".lab")
 		if err != nil {
 			b.Fatal(err)
 		}
-		schedules += r.Schedules
+		sc := Script{Name: file + ".lab", Text: text, Dir: "../.."}
+		for _, raw := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/raw=%v", file, raw), func(b *testing.B) {
+				schedules := 0
+				for b.Loop() {
+					r, err := Explore(context.Background(), sc, Options{Raw: raw})
+					if err != nil {
+						b.Fatal(err)
+					}
+					schedules += r.Schedules
+				}
+				b.ReportMetric(float64(schedules)/b.Elapsed().Seconds(), "schedules/s")
+			})
+		}
 	}
-	b.ReportMetric(float64(schedules)/b.Elapsed().Seconds(), "schedules/s")
 }
 
 // traceClasses groups the model's schedules into classes of equivalent

@@ -15,7 +15,12 @@ func (c *Conn) options() *redis.Options {
 	if c.target.RESP3 {
 		protocol = 3
 	}
+	buffer := 0 // go-redis's default, 32 KiB each way
+	if c.target.InProcess != nil {
+		buffer = 4096 // a pipe's commands are small, and explore opens thousands of connections
+	}
 	return &redis.Options{
+		ReadBufferSize: buffer, WriteBufferSize: buffer,
 		Network: c.target.Network, Addr: c.target.Addr, Dialer: dialer(c.target),
 		Username: c.user, Password: c.pass, DB: c.db, ClientName: c.name,
 		Protocol: protocol, DisableIdentity: true,
