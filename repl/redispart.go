@@ -16,7 +16,7 @@ func RedisPart(fields []string) []string {
 		case c.Name == "redis-cli":
 			fields = skipCLIFlags(fields[1:])
 		case c.Name == "docker" && len(fields) >= 4 && fields[1] == "exec":
-			_, rest, _ := words.DockerExecFlags(fields[2:])
+			_, rest, _ := cliflags.DockerExecFlags(fields[2:])
 			fields = rest
 			if len(fields) > 0 {
 				fields = fields[1:] // the container

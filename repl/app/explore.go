@@ -16,12 +16,20 @@ func isExplore(o Options) bool {
 	return !o.HasLine && len(o.Args) >= 1 && o.Args[0] == "explore"
 }
 
-// runExplore runs a script once per schedule on embedded Redis servers
-// of its own (see package explore) and reports: 0 when no schedule
-// failed, 1 when one did, 2 when the script could not be explored.
-// Ctrl-C stops the search and reports what ran.
+// runExplore is `locklab explore ...`: Ctrl-C stops the search and
+// reports what ran.
 func runExplore(o Options, stdout, stderr io.Writer) int {
-	c, err := explore.ParseCommand(o.Args[1:])
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return exploreArgs(ctx, o, o.Args[1:], stdout, stderr)
+}
+
+// exploreArgs runs a script once per schedule on embedded Redis servers
+// of its own (see package explore) and reports: 0 when no schedule
+// failed, 1 when one did, 2 when the script could not be explored. The
+// REPL's explore word runs it too.
+func exploreArgs(ctx context.Context, o Options, args []string, stdout, stderr io.Writer) int {
+	c, err := explore.ParseCommand(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 2
@@ -34,8 +42,6 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 	c.Color = o.color
 	dir, _ := os.Getwd()
 	sc := explore.Script{Name: c.File, Text: text, Args: c.Args, Scripts: o.Scripts, Dir: dir}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	status, err := exploreOrReplay(ctx, c, sc, o, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %s: %v\n", c.File, err)

@@ -2,10 +2,8 @@ package words
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/session"
@@ -96,7 +94,7 @@ func docker(ctx context.Context, env Env, args []string) error {
 // docker, -t gives redis-cli a terminal (TTY format); without it redis-cli
 // prints raw.
 func dockerExec(ctx context.Context, env Env, args []string) error {
-	tty, rest, err := DockerExecFlags(args)
+	tty, rest, err := cliflags.DockerExecFlags(args)
 	if err != nil || len(rest) < 2 {
 		return Failf("usage: docker exec [-i] [-t] redis-lesson redis-cli [flags] CMD ...")
 	}
@@ -113,23 +111,6 @@ func dockerExec(ctx context.Context, env Env, args []string) error {
 		mode = cliflags.OutputTTY
 	}
 	return redisCLI(ctx, env, rest[2:], mode)
-}
-
-// DockerExecFlags reads docker exec's options and says whether -t was one.
-func DockerExecFlags(args []string) (tty bool, rest []string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--tty" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 't')):
-			tty = true
-		case a == "-e" || a == "--env" || a == "-u" || a == "--user" || a == "-w" || a == "--workdir":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			return tty, args[i:], nil
-		}
-	}
-	return tty, nil, errors.New("no container given")
 }
 
 // describeTarget names the lab's server for a person: which kind, where.

@@ -62,6 +62,8 @@ type Env interface {
 	Verdict(ctx context.Context) []check.Finding
 	// Findings is the verdict so far, unprinted.
 	Findings(ctx context.Context) []check.Finding
+	// Explore runs `explore ARGS` (args without the word).
+	Explore(ctx context.Context, args []string) error
 	// Position is FILE:LINE:COL (or LINE:COL) of the running command.
 	Position() string
 	// InFile reports whether the command comes from a script file.
