@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/timeline"
@@ -23,6 +24,7 @@ const anySession = "\x00any"
 type Recorder struct {
 	mu        sync.Mutex
 	ann       *check.Annotator
+	quorum    *quorum.Checker // the Redlock nodes' steps (lesson 5)
 	start     time.Time
 	events    []timeline.Event
 	notes     []timeline.TimedNote
@@ -52,6 +54,7 @@ func (r *Recorder) Reset() {
 	defer r.mu.Unlock()
 	r.start = time.Now()
 	r.ann = check.New(r.start)
+	r.quorum = quorum.New()
 	r.events, r.notes = nil, nil
 	r.failures, r.firstFailure = 0, ""
 	r.replies = map[string]string{}
@@ -97,6 +100,7 @@ func (r *Recorder) Observe(e session.Event, c check.Event, turn Turn, say func([
 		c.End = e.End
 	}
 	notes := r.ann.Observe(c)
+	r.quorum.Command(e.Session, e.Args, e.Start)
 	r.unjudged++
 	r.keep(e, notes)
 	say(notes)
@@ -146,7 +150,7 @@ func (r *Recorder) Slots() []string {
 func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.ann.Verdict(lengths, check.Failed{Count: r.failures, First: r.firstFailure})
+	return r.ann.Judge(lengths, r.quorum.Other(), check.Failed{Count: r.failures, First: r.firstFailure})
 }
 
 // Judged says a verdict on the run so far was given, and reports

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -49,6 +50,7 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 		if err := l.Crash(args[1]); err != nil {
 			return err
 		}
+		env.Recorder().Fault(l.fault(quorum.Crash, args[1], 0))
 		fmt.Fprintf(env.Stdout(), "node %s crashed: its data is gone\n", args[1])
 		return nil
 	case args[0] == "restart":
@@ -78,6 +80,7 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	case sub == "up":
 		return l.upWord(env, args)
 	case sub == "down" && len(args) == 0:
+		env.Recorder().Fault(l.fault(quorum.Down, "", 0))
 		l.Down()
 		fmt.Fprintln(env.Stdout(), "redlock: nodes stopped")
 		return nil
@@ -88,7 +91,7 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	case sub == "release" && len(args) == 2:
 		return l.releaseWord(ctx, env, args[0], args[1])
 	case sub == "verdict" && len(args) == 0:
-		l.printVerdict(env.Stdout(), commands(env.Recorder()))
+		l.printVerdict(env.Stdout(), env.Recorder())
 		return nil
 	}
 	return UsageError(Usage)
@@ -99,6 +102,7 @@ func (l *Lab) upWord(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	env.Recorder().Fault(l.fault(quorum.Down, "", 0))
 	if err := l.Up(n, env.Clock(), kind); err != nil {
 		return err
 	}
@@ -145,6 +149,7 @@ func (l *Lab) jumpWord(env Env, name, dur string) error {
 	if err != nil {
 		return err
 	}
+	env.Recorder().Fault(l.fault(quorum.Jump, name, d))
 	fmt.Fprintf(env.Stdout(), "node %s's clock jumped %s (now %s from the lab's clock): its TTLs moved with it\n",
 		name, dur, signed(total))
 	return nil
