@@ -9,7 +9,7 @@ import (
 // The ways a node's hold ends that a single server's lock does not have.
 const (
 	Crashed check.End = "crashed" // the node crashed, its data gone
-	Stopped check.End = "down"    // the nodes were stopped (redlock down, or up again)
+	Stopped check.End = "stopped" // the nodes were stopped (redlock down, or up again)
 )
 
 var endOf = map[FaultKind]check.End{Crash: Crashed, Down: Stopped}

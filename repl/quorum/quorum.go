@@ -54,6 +54,7 @@ const (
 	Jump  FaultKind = iota // its clock moved By
 	Crash                  // it stopped, its data gone
 	Down                   // every node of the lab stopped (Node is "")
+	Restart                // it came back, empty (nothing to judge: a crash emptied it)
 )
 
 // Fault is something the lab did to a node at At.
@@ -147,7 +148,7 @@ func (c *Checker) Released(r Release) {
 // Fault reads something the lab did to its nodes.
 func (c *Checker) Fault(f Fault) {
 	c.faults = append(c.faults, f)
-	if f.Kind == Jump {
+	if f.Kind == Jump || f.Kind == Restart {
 		return
 	}
 	for _, h := range c.holds {

@@ -167,7 +167,8 @@ func (r *Recorder) Judged() (news bool) {
 func (r *Recorder) Timeline(verdict []check.Finding) timeline.Timeline {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(time.Now()), verdict)
+	now := time.Now()
+	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(now), verdict).WithNodes(r.start, r.quorum.Holds(now))
 }
 
 // Commands are the run's commands so far, as the timeline keeps them

@@ -1,6 +1,7 @@
 package redlock
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
@@ -46,7 +47,12 @@ func (l *Lab) Gen() int {
 	return l.gen
 }
 
-// fault is f on the lab's current nodes, now.
-func (l *Lab) fault(kind quorum.FaultKind, node string, by time.Duration) quorum.Fault {
-	return quorum.Fault{Lab: l.Gen(), Node: node, Kind: kind, By: by, At: time.Now()}
+// fault prints what the lab did to its current nodes (text, "" for
+// nothing) and gives it to the run's record, in the calling session's
+// name.
+func (l *Lab) fault(env Env, kind quorum.FaultKind, node string, by time.Duration, text string) {
+	env.Recorder().Fault(env.Session(), text, quorum.Fault{Lab: l.Gen(), Node: node, Kind: kind, By: by, At: time.Now()})
+	if text != "" {
+		fmt.Fprintln(env.Stdout(), text)
+	}
 }

@@ -50,8 +50,7 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 		if err := l.Crash(args[1]); err != nil {
 			return err
 		}
-		env.Recorder().Fault(l.fault(quorum.Crash, args[1], 0))
-		fmt.Fprintf(env.Stdout(), "node %s crashed: its data is gone\n", args[1])
+		l.fault(env, quorum.Crash, args[1], 0, fmt.Sprintf("node %s crashed: its data is gone", args[1]))
 		return nil
 	case args[0] == "restart":
 		return l.restartWord(env, args[1:])
@@ -80,9 +79,8 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	case sub == "up":
 		return l.upWord(env, args)
 	case sub == "down" && len(args) == 0:
-		env.Recorder().Fault(l.fault(quorum.Down, "", 0))
 		l.Down()
-		fmt.Fprintln(env.Stdout(), "redlock: nodes stopped")
+		l.fault(env, quorum.Down, "", 0, "redlock: nodes stopped")
 		return nil
 	case sub == "status" && len(args) <= 1:
 		return l.status(ctx, env.Stdout(), args)
@@ -102,7 +100,7 @@ func (l *Lab) upWord(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	env.Recorder().Fault(l.fault(quorum.Down, "", 0))
+	l.fault(env, quorum.Down, "", 0, "")
 	if err := l.Up(n, env.Clock(), kind); err != nil {
 		return err
 	}
@@ -149,9 +147,8 @@ func (l *Lab) jumpWord(env Env, name, dur string) error {
 	if err != nil {
 		return err
 	}
-	env.Recorder().Fault(l.fault(quorum.Jump, name, d))
-	fmt.Fprintf(env.Stdout(), "node %s's clock jumped %s (now %s from the lab's clock): its TTLs moved with it\n",
-		name, dur, signed(total))
+	l.fault(env, quorum.Jump, name, d, fmt.Sprintf("node %s's clock jumped %s (now %s from the lab's clock): its TTLs moved with it",
+		name, dur, signed(total)))
 	return nil
 }
 
@@ -182,10 +179,10 @@ func (l *Lab) restartWord(env Env, args []string) error {
 	if err := l.Restart(name, delay, env.Clock(), done); err != nil {
 		return err
 	}
+	text := fmt.Sprintf("node %s restarted, empty (no persistence)", name)
 	if delay > 0 {
-		fmt.Fprintf(w, "node %s restarts in %v, empty\n", name, delay)
-	} else {
-		fmt.Fprintf(w, "node %s restarted, empty (no persistence)\n", name)
+		text = fmt.Sprintf("node %s restarts in %v, empty", name, delay)
 	}
+	l.fault(env, quorum.Restart, name, 0, text)
 	return nil
 }
