@@ -51,10 +51,10 @@ type Release struct {
 type FaultKind int
 
 const (
-	Jump  FaultKind = iota // its clock moved By
-	Crash                  // it stopped, its data gone
-	Down                   // every node of the lab stopped (Node is "")
-	Restart                // it came back, empty (nothing to judge: a crash emptied it)
+	Jump    FaultKind = iota // its clock moved By
+	Crash                    // it stopped, its data gone
+	Down                     // every node of the lab stopped (Node is "")
+	Restart                  // it came back, empty (nothing to judge: a crash emptied it)
 )
 
 // Fault is something the lab did to a node at At.
@@ -67,8 +67,8 @@ type Fault struct {
 }
 
 // grant is an acquisition with a majority of OKs that its client took:
-// valid from the client's first clock read to that plus its validity,
-// unless released before.
+// held from the answers to the client's first clock read plus its
+// validity, unless released before.
 type grant struct {
 	lab               int
 	session, key, tok string
@@ -131,7 +131,19 @@ func (c *Checker) Acquired(a Attempt) {
 		return
 	}
 	c.grants = append(c.grants, &grant{lab: a.Lab, session: a.Session, key: a.Key, tok: a.Token,
-		nodes: on, from: a.Start, valid: a.Start.Add(a.Validity)})
+		nodes: on, from: answered(a), valid: a.Start.Add(a.Validity)})
+}
+
+// answered is when the client had every answer to its SETs: it holds the
+// lock from then (its validity counts from before it sent them).
+func answered(a Attempt) time.Time {
+	at := a.Start
+	for _, s := range a.Set {
+		if s.End.After(at) {
+			at = s.End
+		}
+	}
+	return at
 }
 
 // Released reads a release: the holder's grants of its token end when it

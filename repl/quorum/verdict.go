@@ -27,8 +27,8 @@ func (c *Checker) Findings(lab int) (found []check.Finding, grants int) {
 			}
 			if d := minTime(a.end(), b.end()).Sub(maxTime(a.from, b.from)); d > 0 {
 				found = append(found, check.Finding{Kind: check.TwoHolders, Key: a.key, Text: fmt.Sprintf(
-					"TWO HOLDERS on %s: %s (%s) and %s (%s) each held a majority, for %.2fs at once",
-					a.key, a.session, strings.Join(a.nodes, " "), b.session, strings.Join(b.nodes, " "), d.Seconds())})
+					"TWO HOLDERS on %s: %s (%s) and %s (%s) each held a majority, for %s at once",
+					a.key, a.session, strings.Join(a.nodes, " "), b.session, strings.Join(b.nodes, " "), span(d))})
 			}
 		}
 	}
@@ -108,6 +108,14 @@ func ShortCommand(args []string) string {
 		args = append([]string{args[0], "<script>"}, args[2:]...)
 	}
 	return strings.Join(args, " ")
+}
+
+// span is d as a verdict says it: 9.89s, or 4.2ms under 10ms.
+func span(d time.Duration) string {
+	if d < 10*time.Millisecond {
+		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
 }
 
 func minTime(a, b time.Time) time.Time {

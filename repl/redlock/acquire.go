@@ -138,13 +138,18 @@ func (a *Attempt) Nodes() []string {
 // elapsed - drift (drift: ttl*factor + 2 ms) above zero. Otherwise it
 // releases on every node. Its Quorum is for the run's record to judge.
 func (l *Lab) Acquire(ctx context.Context, c clock.Clock, holder, key, token string, o Options) (*Attempt, error) {
+	return l.acquire(ctx, c, l.clientNow(), holder, key, token, o)
+}
+
+// acquire is Acquire through client.
+func (l *Lab) acquire(ctx context.Context, c clock.Clock, client Client, holder, key, token string, o Options) (*Attempt, error) {
 	ts, err := l.targets()
 	if err != nil {
 		return nil, err
 	}
 	a := &Attempt{Lab: l.Gen(), Of: len(ts), Holder: holder, Key: key, Token: token, Opts: o}
 	l.setKey(key)
-	if l.clientNow() == Redsync {
+	if client == Redsync {
 		return a, acquireRedsync(ctx, c, ts, a)
 	}
 	start := c.Now()
@@ -172,13 +177,18 @@ func releaseArgs(key, token string) []string {
 // and the release as the run's record reads it (the holder's grant ended
 // when it was sent).
 func (l *Lab) Release(ctx context.Context, c clock.Clock, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
+	return l.release(ctx, c, l.clientNow(), holder, key, token, o)
+}
+
+// release is Release through client.
+func (l *Lab) release(ctx context.Context, c clock.Clock, client Client, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
 	ts, err := l.targets()
 	if err != nil {
 		return nil, quorum.Release{}, err
 	}
 	rel := quorum.Release{Lab: l.Gen(), Session: holder, Key: key, Token: token, At: c.Now()}
 	var out []Answer
-	if l.clientNow() == Redsync {
+	if client == Redsync {
 		out = releaseRedsync(ctx, ts, key, token, o)
 	} else {
 		out = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))

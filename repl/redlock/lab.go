@@ -138,3 +138,9 @@ func (l *Lab) Jump(name string, d time.Duration) (time.Duration, error) {
 	nd.clock.Jump(d)
 	return nd.clock.Get(), nil
 }
+
+func (l *Lab) kindNow() Kind {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.kind
+}
