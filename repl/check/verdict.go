@@ -76,20 +76,37 @@ type Failed struct {
 // Bad findings are facts and are listed whatever else the run did. A run
 // that touched no lock key and no slot gets no verdict at all.
 func (a *Annotator) Verdict(lengths map[string]int64, failed ...Failed) []Finding {
+	return a.Judge(lengths, Other{}, failed...)
+}
+
+// Other is a part of the run another package judges (the Redlock nodes:
+// repl/quorum): its bad findings, listed after the locks'; what it checked
+// and found no fault with; what it did that nothing contested; claims its
+// evidence does not back (NO VERDICT, saying which).
+type Other struct {
+	Facts                []Finding
+	Claims, Did, Missing []string
+}
+
+func (o Other) touched() bool { return len(o.Facts)+len(o.Claims)+len(o.Did)+len(o.Missing) > 0 }
+
+// Judge is Verdict with other's part of the run judged with it.
+func (a *Annotator) Judge(lengths map[string]int64, other Other, failed ...Failed) []Finding {
 	var out []Finding
 	for _, key := range a.Slots() {
 		out = append(out, a.slotVerdict(a.slots[key], lengths[key])...)
 	}
-	out = append(out, a.lockVerdicts()...)
-	if f, ok := a.judgement(out, failed); ok {
+	out = append(append(out, a.lockVerdicts()...), other.Facts...)
+	if f, ok := a.judgement(out, other, failed); ok {
 		out = append(out, f)
 	}
 	return out
 }
 
 // judgement is the verdict's last line (see Verdict), if any.
-func (a *Annotator) judgement(facts []Finding, failed []Failed) (Finding, bool) {
-	if len(a.held) == 0 && len(a.Slots()) == 0 && !a.touched() {
+func (a *Annotator) judgement(facts []Finding, other Other, failed []Failed) (Finding, bool) {
+	mine := len(a.held) > 0 || len(a.Slots()) > 0
+	if !mine && !a.touched() && !other.touched() {
 		return Finding{}, false // no lock, no slot: nothing a verdict could be about (failures are on stderr)
 	}
 	if n, first := failures(failed); n > 0 {
@@ -98,12 +115,15 @@ func (a *Annotator) judgement(facts []Finding, failed []Failed) (Finding, bool) 
 	if slices.ContainsFunc(facts, Finding.Bad) {
 		return Finding{}, false
 	}
-	if len(a.held) == 0 && len(a.Slots()) == 0 {
+	if len(other.Missing) > 0 {
+		return noVerdict(strings.Join(other.Missing, "; ")), true
+	}
+	if !mine && !other.touched() {
 		return noVerdict("nothing observed (no lock or booking in this run)"), a.touched()
 	}
-	claims := a.claims()
+	claims := append(a.claims(), other.Claims...)
 	if len(claims) == 0 {
-		return noVerdict(a.uncontested()), true
+		return noVerdict(a.uncontested(other.Did)), true
 	}
 	return Finding{Kind: AllClear, Text: "all clear: " + strings.Join(claims, ", ")}, true
 }
@@ -201,9 +221,13 @@ func (a *Annotator) participants() []string {
 	return who
 }
 
-// uncontested says what a run with nothing to judge did.
-func (a *Annotator) uncontested() string {
-	var did []string
+// uncontested says what a run with nothing to judge did, other's part
+// (did) last.
+func (a *Annotator) uncontested(did []string) string {
+	if len(a.participants()) == 0 {
+		return "nothing contested (" + strings.Join(did, "; ") + ")"
+	}
+	var locks []string
 	for _, key := range a.lockOrder() {
 		n := 0
 		for _, hl := range a.held {
@@ -211,14 +235,14 @@ func (a *Annotator) uncontested() string {
 				n++
 			}
 		}
-		did = append(did, fmt.Sprintf("%s acquired %d time(s)", key, n))
+		locks = append(locks, fmt.Sprintf("%s acquired %d time(s)", key, n))
 	}
 	who := a.participants()
 	text := "nothing contested (only " + strings.Join(who, ", ") + " used a lock or slot"
 	if len(who) > 1 {
 		text = "nothing contested (" + strings.Join(who, ", ") + " took part, but no lock was wanted by two of them and nothing was booked"
 	}
-	if len(did) > 0 {
+	if did = append(locks, did...); len(did) > 0 {
 		text += "; " + strings.Join(did, ", ")
 	}
 	return text + ")"

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/timeline"
@@ -23,6 +24,7 @@ const anySession = "\x00any"
 type Recorder struct {
 	mu        sync.Mutex
 	ann       *check.Annotator
+	quorum    *quorum.Checker // the Redlock nodes' steps (lesson 5)
 	start     time.Time
 	now       func() time.Time
 	events    []timeline.Event
@@ -56,6 +58,7 @@ func (r *Recorder) Reset() {
 	defer r.mu.Unlock()
 	r.start = r.now()
 	r.ann = check.New(r.start)
+	r.quorum = quorum.New()
 	r.events, r.notes = nil, nil
 	r.failures, r.firstFailure = 0, ""
 	r.replies = map[string]string{}
@@ -101,6 +104,7 @@ func (r *Recorder) Observe(e session.Event, c check.Event, turn Turn, say func([
 		c.End = e.End
 	}
 	notes := r.ann.Observe(c)
+	r.quorum.Command(e.Session, e.Args, e.Start)
 	r.unjudged++
 	r.keep(e, notes)
 	say(notes)
@@ -150,7 +154,7 @@ func (r *Recorder) Slots() []string {
 func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.ann.Verdict(lengths, check.Failed{Count: r.failures, First: r.firstFailure})
+	return r.ann.Judge(lengths, r.quorum.Other(), check.Failed{Count: r.failures, First: r.firstFailure})
 }
 
 // Judged says a verdict on the run so far was given, and reports
@@ -167,7 +171,8 @@ func (r *Recorder) Judged() (news bool) {
 func (r *Recorder) Timeline(verdict []check.Finding) timeline.Timeline {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(r.now()), verdict)
+	now := r.now()
+	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(now), verdict).WithNodes(r.start, r.quorum.Holds(now))
 }
 
 // Commands are the run's commands so far, as the timeline keeps them

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -30,10 +31,11 @@ var Defaults = Options{TTL: 10 * time.Second, Drift: 0.01, Timeout: time.Second}
 // Answer is one node's answer to one command: its reply, or why there was
 // none (the node is down, the timeout passed, the connection broke).
 type Answer struct {
-	Node  string
-	Args  []string
-	Reply resp.Reply
-	Err   error
+	Node       string
+	Args       []string
+	Reply      resp.Reply
+	Err        error
+	Start, End time.Time // when it was sent, and answered (or given up)
 }
 
 // OK reports whether the node said OK.
@@ -77,14 +79,17 @@ func everywhere(ctx context.Context, ts []target, holder string, timeout time.Du
 	out := make([]Answer, len(ts))
 	var wg sync.WaitGroup
 	for i, t := range ts {
-		out[i] = Answer{Node: t.name, Args: args, Err: errDown}
+		out[i] = Answer{Node: t.name, Args: args, Err: errDown, Start: time.Now()}
+		out[i].End = out[i].Start
 		if t.addr == "" {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			out[i].Start = time.Now()
 			out[i].Reply, out[i].Err = ask(ctx, t.addr, holder, timeout, args)
+			out[i].End = time.Now()
 		}()
 	}
 	wg.Wait()
@@ -107,9 +112,11 @@ func ask(ctx context.Context, addr, holder string, timeout time.Duration, args [
 // Attempt is one run of the algorithm: what every node answered, and what
 // the client concluded.
 type Attempt struct {
+	Lab, Of            int // the lab's Gen, and its number of nodes
 	Holder, Key, Token string
 	Opts               Options
 	Set, Released      []Answer
+	Start              time.Time // the client's clock read before the SETs
 	Elapsed, Validity  time.Duration
 	Granted            bool
 }
@@ -129,17 +136,24 @@ func (a *Attempt) Nodes() []string {
 // token NX PX ttl on every node in parallel (each within the timeout),
 // count the OKs; the lock is held on a majority with validity = ttl -
 // elapsed - drift (drift: ttl*factor + 2 ms) above zero. Otherwise it
-// releases on every node. The grant is kept for the verdict.
+// releases on every node. Its Quorum is for the run's record to judge.
 func (l *Lab) Acquire(ctx context.Context, c clock.Clock, holder, key, token string, o Options) (*Attempt, error) {
+	return l.acquire(ctx, c, l.clientNow(), holder, key, token, o)
+}
+
+// acquire is Acquire through client.
+func (l *Lab) acquire(ctx context.Context, c clock.Clock, client Client, holder, key, token string, o Options) (*Attempt, error) {
 	ts, err := l.targets()
 	if err != nil {
 		return nil, err
 	}
-	a := &Attempt{Holder: holder, Key: key, Token: token, Opts: o}
-	if l.clientNow() == Redsync {
-		return a, l.acquireRedsync(ctx, c, ts, a)
+	a := &Attempt{Lab: l.Gen(), Of: len(ts), Holder: holder, Key: key, Token: token, Opts: o}
+	l.setKey(key)
+	if client == Redsync {
+		return a, acquireRedsync(ctx, c, ts, a)
 	}
 	start := c.Now()
+	a.Start = start
 	set := []string{"SET", key, token, "NX", "PX", strconv.FormatInt(o.TTL.Milliseconds(), 10)}
 	a.Set = everywhere(ctx, ts, holder, o.Timeout, set)
 	a.Elapsed = c.Now().Sub(start)
@@ -149,7 +163,6 @@ func (l *Lab) Acquire(ctx context.Context, c clock.Clock, holder, key, token str
 	if !a.Granted {
 		a.Released = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
 	}
-	l.remember(a, start)
 	return a, ctx.Err()
 }
 
@@ -160,19 +173,33 @@ func releaseArgs(key, token string) []string {
 	return []string{"EVAL", releaseScript, "1", key, token}
 }
 
-// Release is the compare-and-delete on every node; the verdict counts the
-// holder's grant as ended from now.
-func (l *Lab) Release(ctx context.Context, c clock.Clock, holder, key, token string, o Options) ([]Answer, error) {
+// Release is the compare-and-delete on every node: each node's answer,
+// and the release as the run's record reads it (the holder's grant ended
+// when it was sent).
+func (l *Lab) Release(ctx context.Context, c clock.Clock, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
+	return l.release(ctx, c, l.clientNow(), holder, key, token, o)
+}
+
+// release is Release through client.
+func (l *Lab) release(ctx context.Context, c clock.Clock, client Client, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
 	ts, err := l.targets()
 	if err != nil {
-		return nil, err
+		return nil, quorum.Release{}, err
 	}
+	rel := quorum.Release{Lab: l.Gen(), Session: holder, Key: key, Token: token, At: c.Now()}
 	var out []Answer
-	if l.clientNow() == Redsync {
+	if client == Redsync {
 		out = releaseRedsync(ctx, ts, key, token, o)
 	} else {
 		out = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
 	}
-	l.ended(key, token, c.Now())
-	return out, ctx.Err()
+	rel.Steps = steps(out)
+	return out, rel, ctx.Err()
+}
+
+// setKey keeps the key last acquired, for status.
+func (l *Lab) setKey(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.key = key
 }

@@ -12,11 +12,10 @@
 // empty, after a delay if asked. A pause stops a whole session, as a GC
 // pause stops a process.
 //
-// Its verdict comes only from what the nodes answered and what the
-// sessions sent: TWO HOLDERS for two acquisitions by different tokens
-// that each got a majority of OKs, valid at overlapping times; OVERLAP
-// for a holder that sent a command past its validity, unreleased, while
-// another held the lock.
+// It judges nothing itself: every attempt and release, with each node's
+// answer (Attempt.Quorum), and every fault go to the run's record, whose
+// checker (repl/quorum) decides TWO HOLDERS and OVERLAP for both the
+// run's verdict and `redlock verdict`.
 //
 // Run is the lab language's words (redlock, clock, crash, restart,
 // pause) over a narrow Env; package words wires them into its table.

@@ -11,12 +11,13 @@ import (
 	"github.com/locklab/locklab/repl/server"
 )
 
-// Lab is the nodes of one shell and the grants they made. Its zero value
-// has no nodes; every method is safe for concurrent use.
+// Lab is the nodes of one shell. Its zero value has no nodes; every
+// method is safe for concurrent use. What the nodes granted is the run's
+// record's to judge (see Attempt.Quorum).
 type Lab struct {
 	mu     sync.Mutex
 	nodes  []*node
-	grants []*grant
+	gen    int             // counts Ups (see Gen)
 	key    string          // the last key acquired, for status
 	life   context.Context // ends (and delayed restarts with it) on Down
 	stop   context.CancelFunc
@@ -36,8 +37,7 @@ type node struct {
 // MaxNodes is the most nodes Up starts.
 const MaxNodes = 9
 
-// Up stops any nodes and starts n fresh ones, A, B, C ..., and forgets
-// every grant. Embedded nodes are each an in-process server on a clock of
+// Up stops any nodes and starts n fresh ones, A, B, C .... Embedded nodes are each an in-process server on a clock of
 // its own (base plus an offset); real ones are redis-server processes, in
 // a temporary folder this process owns, until Down (or StopAll).
 func (l *Lab) Up(n int, base clock.Clock, kind Kind) error {
@@ -62,7 +62,8 @@ func (l *Lab) Up(n int, base clock.Clock, kind Kind) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.nodes, l.grants, l.key, l.life, l.stop, l.kind, l.dir = nodes, nil, "", ctx, cancel, kind, dir
+	l.nodes, l.key, l.life, l.stop, l.kind, l.dir = nodes, "", ctx, cancel, kind, dir
+	l.gen++
 	track(l, kind == Real)
 	return nil
 }
@@ -82,7 +83,7 @@ func ownDir(kind Kind) (string, error) {
 func (l *Lab) Down() {
 	l.mu.Lock()
 	nodes, stop, dir := l.nodes, l.stop, l.dir
-	l.nodes, l.grants, l.stop, l.dir = nil, nil, nil, ""
+	l.nodes, l.stop, l.dir = nil, nil, ""
 	l.mu.Unlock()
 	if stop != nil {
 		stop()
@@ -136,4 +137,10 @@ func (l *Lab) Jump(name string, d time.Duration) (time.Duration, error) {
 	}
 	nd.clock.Jump(d)
 	return nd.clock.Get(), nil
+}
+
+func (l *Lab) kindNow() Kind {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.kind
 }

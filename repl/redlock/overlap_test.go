@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/redlock"
 )
 
@@ -20,29 +22,22 @@ func TestOverlap(t *testing.T) {
 	if err != nil || !a.Granted {
 		t.Fatalf("alice: granted %v, %v", a.Granted, err)
 	}
-	early := redlock.Command{Session: "alice", Args: []string{"RPUSH", "l", "early"}, Sent: time.Now()}
+	c := judge(a)
+	c.Command("alice", []string{"RPUSH", "l", "early"}, time.Now())
 	time.Sleep(o.TTL + 50*time.Millisecond)
-	if b := acquire(t, l, "bob", "b1"); !b.Granted || nodes(b) != "A B C" {
+	b := acquire(t, l, "bob", "b1")
+	if !b.Granted || nodes(b) != "A B C" {
 		t.Fatalf("bob after alice's TTL: granted %v on %q", b.Granted, nodes(b))
 	}
-	if got := l.Overlaps([]redlock.Command{early}); len(got) != 0 {
-		t.Errorf("a command within alice's validity: %v, want no overlap", got)
+	c.Acquired(b.Quorum())
+	if got, _ := c.Findings(quorum.AllLabs); len(got) != 0 {
+		t.Errorf("a command within alice's validity: %v, want no finding", got)
 	}
-	late := redlock.Command{Session: "alice", Args: []string{"EVAL", "return 1", "0"}, Sent: time.Now()}
-	got := l.Overlaps([]redlock.Command{early, late})
-	if len(got) != 1 || !strings.HasPrefix(got[0].String(), "OVERLAP on lock:x: alice sent EVAL <script> 0 0.") ||
-		!strings.HasSuffix(got[0].String(), "after its validity ended, while bob held the lock (A B C)") {
+	c.Command("alice", []string{"EVAL", "return 1", "0"}, time.Now())
+	got, _ := c.Findings(quorum.AllLabs)
+	if len(got) != 1 || got[0].Kind != check.Overlap || !strings.HasPrefix(got[0].Text, "OVERLAP on lock:x: alice sent EVAL <script> 0 0.") ||
+		!strings.HasSuffix(got[0].Text, "after its validity ended, while bob held the lock (A B C)") {
 		t.Fatalf("alice's late command: %v, want one OVERLAP with bob (A B C)", got)
-	}
-	if found, _ := l.Verdict(); len(found) != 0 {
-		t.Errorf("TWO HOLDERS %v: the grants never overlapped", found)
-	}
-	if _, err := l.Release(ctx, clock.Real{}, "alice", "lock:x", "a1", o); err != nil {
-		t.Fatal(err)
-	}
-	after := redlock.Command{Session: "alice", Args: []string{"GET", "k"}, Sent: time.Now()}
-	if got := l.Overlaps([]redlock.Command{after}); len(got) != 0 {
-		t.Errorf("a command after alice released: %v, want no overlap", got)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/locklab/locklab/repl/record"
 )
 
 // pauseWord is `pause SESSION DUR`: the whole session stops for DUR from
@@ -27,14 +25,4 @@ func pauseWord(env Env, name, dur string) error {
 	fmt.Fprintf(env.Stdout(), "%s paused for %v (a stop-the-world pause, like a long GC): nothing %s sends, its watchdog included, goes out before it ends\n",
 		name, d, name)
 	return nil
-}
-
-// commands are the commands the run recorded, for the OVERLAP verdict.
-func commands(rec *record.Recorder) []Command {
-	events := rec.Commands()
-	out := make([]Command, len(events))
-	for i, e := range events {
-		out[i] = Command{Session: e.Session, Args: e.Args, Sent: e.Start}
-	}
-	return out
 }

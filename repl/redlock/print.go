@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/quorum"
+	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -31,6 +33,7 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 	if a == nil {
 		return err
 	}
+	env.Recorder().Acquired(a.Quorum())
 	printAnswers(w, a.Set)
 	// In milliseconds always: a Duration under 0.5ms would print "0s".
 	fmt.Fprintf(w, "  elapsed %dms; validity = ttl - elapsed - drift = %.2fs\n", a.Elapsed.Round(time.Millisecond).Milliseconds(), a.Validity.Seconds())
@@ -85,7 +88,7 @@ func parseOptions(args []string) (Options, error) {
 // printAnswers prints each node's command and answer.
 func printAnswers(w io.Writer, answers []Answer) {
 	for _, a := range answers {
-		cmd := shortCommand(a.Args)
+		cmd := quorum.ShortCommand(a.Args)
 		if a.Args[0] == "EVAL" && a.Args[1] == releaseScript {
 			cmd = "EVAL <compare-and-delete> " + strings.Join(a.Args[2:], " ")
 		}
@@ -97,10 +100,11 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 	if err := env.Sessions().WaitPaused(ctx, env.Session()); err != nil {
 		return err
 	}
-	answers, err := l.Release(ctx, env.Clock(), env.Session(), key, token, Defaults)
+	answers, rel, err := l.Release(ctx, env.Clock(), env.Session(), key, token, Defaults)
 	if answers == nil {
 		return err
 	}
+	env.Recorder().Released(rel)
 	fmt.Fprintf(env.Stdout(), "%s: redlock release %s\n", env.Session(), key)
 	printAnswers(env.Stdout(), answers)
 	var on []string
@@ -114,20 +118,16 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 	return err
 }
 
-// printVerdict prints TWO HOLDERS for each pair of overlapping grants,
-// OVERLAP for each holder that sent a command past its validity while
-// another held the lock, or all clear.
-func (l *Lab) printVerdict(w io.Writer, cmds []Command) {
-	found, grants := l.Verdict()
+// printVerdict prints, for the current nodes, the run's TWO HOLDERS and
+// OVERLAP findings (the record's, which the run's verdict lists too), or
+// all clear.
+func (l *Lab) printVerdict(w io.Writer, rec *record.Recorder) {
+	found, grants := rec.Redlock(l.Gen())
 	for _, f := range found {
-		fmt.Fprintln(w, "redlock verdict: "+f.String())
-	}
-	late := l.Overlaps(cmds)
-	for _, o := range late {
-		fmt.Fprintln(w, "redlock verdict: "+o.String())
+		fmt.Fprintln(w, "redlock verdict: "+f.Text)
 	}
 	switch {
-	case len(found) > 0 || len(late) > 0:
+	case len(found) > 0:
 	case grants == 0:
 		fmt.Fprintln(w, "redlock verdict: nothing granted yet")
 	default:

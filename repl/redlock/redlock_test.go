@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/redistest"
 	"github.com/locklab/locklab/repl/redlock"
@@ -42,34 +43,50 @@ func acquire(t *testing.T, l *redlock.Lab, holder, token string) *redlock.Attemp
 
 func nodes(a *redlock.Attempt) string { return strings.Join(a.Nodes(), " ") }
 
+// judge is a checker that read attempts, in order.
+func judge(attempts ...*redlock.Attempt) *quorum.Checker {
+	c := quorum.New()
+	for _, a := range attempts {
+		c.Acquired(a.Quorum())
+	}
+	return c
+}
+
 // TestMajority: all five grant; a second token gets nothing; with two
 // nodes down a majority still grants, with three it does not and the
 // attempt gives back what it got.
 func TestMajority(t *testing.T) {
 	l := up(t, 5)
-	if a := acquire(t, l, "alice", "a1"); !a.Granted || nodes(a) != "A B C D E" {
-		t.Fatalf("alice: granted %v on %q, want A..E", a.Granted, nodes(a))
+	first := acquire(t, l, "alice", "a1")
+	if !first.Granted || nodes(first) != "A B C D E" {
+		t.Fatalf("alice: granted %v on %q, want A..E", first.Granted, nodes(first))
 	}
 	if a := acquire(t, l, "bob", "b1"); a.Granted || nodes(a) != "" {
 		t.Fatalf("bob: granted %v on %q, want nothing", a.Granted, nodes(a))
 	}
-	if _, err := l.Release(ctx, clock.Real{}, "alice", "lock:x", "a1", redlock.Defaults); err != nil {
+	_, rel, err := l.Release(ctx, clock.Real{}, "alice", "lock:x", "a1", redlock.Defaults)
+	if err != nil {
 		t.Fatal(err)
 	}
+	c := judge(first)
+	c.Released(rel)
 	for _, n := range []string{"D", "E"} {
 		if err := l.Crash(n); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if a := acquire(t, l, "bob", "b2"); !a.Granted || nodes(a) != "A B C" {
-		t.Fatalf("bob with D, E down: granted %v on %q, want A B C", a.Granted, nodes(a))
+	bob := acquire(t, l, "bob", "b2")
+	if !bob.Granted || nodes(bob) != "A B C" {
+		t.Fatalf("bob with D, E down: granted %v on %q, want A B C", bob.Granted, nodes(bob))
 	}
 	l.Crash("C")
 	a := acquire(t, l, "carol", "c1") // A and B still hold b2
 	if a.Granted || a.Released == nil {
 		t.Fatalf("carol with 2 nodes up: granted %v, released %v", a.Granted, a.Released)
 	}
-	if found, grants := l.Verdict(); len(found) != 0 || grants != 2 {
+	c.Acquired(bob.Quorum())
+	c.Acquired(a.Quorum())
+	if found, grants := c.Findings(quorum.AllLabs); len(found) != 0 || grants != 2 {
 		t.Errorf("verdict: %v, %d grants; want none, 2", found, grants)
 	}
 }
@@ -80,7 +97,7 @@ func TestClockJump(t *testing.T) {
 	l := up(t, 5)
 	l.Crash("D")
 	l.Crash("E")
-	acquire(t, l, "alice", "a1")
+	alice := acquire(t, l, "alice", "a1")
 	for _, n := range []string{"D", "E"} {
 		if err := l.Restart(n, 0, clock.Real{}, nil); err != nil {
 			t.Fatal(err)
@@ -89,11 +106,12 @@ func TestClockJump(t *testing.T) {
 	if _, err := l.Jump("C", 6*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if a := acquire(t, l, "bob", "b1"); !a.Granted || nodes(a) != "C D E" {
-		t.Fatalf("bob: granted %v on %q, want C D E", a.Granted, nodes(a))
+	bob := acquire(t, l, "bob", "b1")
+	if !bob.Granted || nodes(bob) != "C D E" {
+		t.Fatalf("bob: granted %v on %q, want C D E", bob.Granted, nodes(bob))
 	}
-	found, _ := l.Verdict()
-	if len(found) != 1 || !strings.Contains(found[0].String(), "alice (A B C) and bob (C D E)") {
+	found, _ := judge(alice, bob).Findings(quorum.AllLabs)
+	if len(found) != 1 || !strings.Contains(found[0].Text, "alice (A B C) and bob (C D E)") {
 		t.Errorf("verdict: %v, want TWO HOLDERS alice (A B C) and bob (C D E)", found)
 	}
 }
@@ -186,11 +204,11 @@ func TestRedsync(t *testing.T) {
 	if !b.Granted || nodes(b) != "C D E" {
 		t.Fatalf("bob: granted %v on %q, want C D E", b.Granted, nodes(b))
 	}
-	found, _ := l.Verdict()
-	if len(found) != 1 || !strings.Contains(found[0].String(), "alice (A B C) and bob (C D E)") {
+	found, _ := judge(a, b).Findings(quorum.AllLabs)
+	if len(found) != 1 || !strings.Contains(found[0].Text, "alice (A B C) and bob (C D E)") {
 		t.Errorf("verdict: %v, want TWO HOLDERS alice (A B C) and bob (C D E)", found)
 	}
-	released, err := l.Release(ctx, clock.Real{}, "bob", "lock:x", "b1", redlock.Defaults)
+	released, _, err := l.Release(ctx, clock.Real{}, "bob", "lock:x", "b1", redlock.Defaults)
 	if err != nil || len(released) < 5 || released[len(released)-1].Reply.Int != 1 {
 		t.Errorf("bob's release through redsync: %v %v", released, err)
 	}

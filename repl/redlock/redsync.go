@@ -61,11 +61,13 @@ func (h hook) ProcessPipelineHook(next goredislib.ProcessPipelineHook) goredisli
 
 func (h hook) ProcessHook(next goredislib.ProcessHook) goredislib.ProcessHook {
 	return func(ctx context.Context, cmd goredislib.Cmder) error {
+		start := time.Now()
 		err := next(ctx, cmd)
 		if cmd.Name() == "hello" {
 			return err // go-redis's handshake on a new connection, not the algorithm's
 		}
 		a := answerOf(h.node, cmd, err)
+		a.Start, a.End = start, time.Now()
 		h.t.mu.Lock()
 		defer h.t.mu.Unlock()
 		h.t.byNode[h.node] = append(h.t.byNode[h.node], a)
@@ -152,12 +154,13 @@ func mutex(ps []rsredis.Pool, key, token string, o Options) *redsync.Mutex {
 // acquireRedsync is Acquire through redsync's Mutex.LockContext: the
 // commands it sent are the attempt's answers; it is granted when redsync
 // says so, valid until redsync's Until.
-func (l *Lab) acquireRedsync(ctx context.Context, c clock.Clock, ts []target, a *Attempt) error {
+func acquireRedsync(ctx context.Context, c clock.Clock, ts []target, a *Attempt) error {
 	tr := &trace{byNode: map[string][]Answer{}}
 	ps, closeAll := pools(ts, tr)
 	defer closeAll()
 	m := mutex(ps, a.Key, a.Token, a.Opts)
 	start := c.Now()
+	a.Start = start
 	err := m.LockContext(ctx)
 	a.Granted = err == nil
 	a.Set, a.Released = tr.split(ts)
@@ -169,7 +172,6 @@ func (l *Lab) acquireRedsync(ctx context.Context, c clock.Clock, ts []target, a 
 	if a.Granted {
 		a.Validity = m.Until().Sub(start.Add(a.Elapsed))
 	}
-	l.remember(a, start)
 	return ctx.Err()
 }
 

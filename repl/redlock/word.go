@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -49,12 +50,14 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 		if err := l.Crash(args[1]); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout(), "node %s crashed: its data is gone\n", args[1])
+		l.fault(env, quorum.Crash, args[1], 0, fmt.Sprintf("node %s crashed: its data is gone", args[1]))
 		return nil
 	case args[0] == "restart":
 		return l.restartWord(env, args[1:])
 	case args[0] == "pause" && len(args) == 3:
 		return pauseWord(env, args[1], args[2])
+	case args[0] == "load":
+		return l.loadWord(ctx, env, args[1:])
 	}
 	return usageOf(args[0])
 }
@@ -69,6 +72,8 @@ func usageOf(word string) error {
 		return UsageError(RestartUsage)
 	case "pause":
 		return UsageError(PauseUsage)
+	case "load":
+		return UsageError(LoadUsage)
 	}
 	return UsageError(Usage)
 }
@@ -79,7 +84,7 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 		return l.upWord(env, args)
 	case sub == "down" && len(args) == 0:
 		l.Down()
-		fmt.Fprintln(env.Stdout(), "redlock: nodes stopped")
+		l.fault(env, quorum.Down, "", 0, "redlock: nodes stopped")
 		return nil
 	case sub == "status" && len(args) <= 1:
 		return l.status(ctx, env.Stdout(), args)
@@ -88,7 +93,7 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	case sub == "release" && len(args) == 2:
 		return l.releaseWord(ctx, env, args[0], args[1])
 	case sub == "verdict" && len(args) == 0:
-		l.printVerdict(env.Stdout(), commands(env.Recorder()))
+		l.printVerdict(env.Stdout(), env.Recorder())
 		return nil
 	}
 	return UsageError(Usage)
@@ -99,6 +104,7 @@ func (l *Lab) upWord(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	l.fault(env, quorum.Down, "", 0, "")
 	if err := l.Up(n, env.Clock(), kind); err != nil {
 		return err
 	}
@@ -145,8 +151,8 @@ func (l *Lab) jumpWord(env Env, name, dur string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout(), "node %s's clock jumped %s (now %s from the lab's clock): its TTLs moved with it\n",
-		name, dur, signed(total))
+	l.fault(env, quorum.Jump, name, d, fmt.Sprintf("node %s's clock jumped %s (now %s from the lab's clock): its TTLs moved with it",
+		name, dur, signed(total)))
 	return nil
 }
 
@@ -177,10 +183,10 @@ func (l *Lab) restartWord(env Env, args []string) error {
 	if err := l.Restart(name, delay, env.Clock(), done); err != nil {
 		return err
 	}
+	text := fmt.Sprintf("node %s restarted, empty (no persistence)", name)
 	if delay > 0 {
-		fmt.Fprintf(w, "node %s restarts in %v, empty\n", name, delay)
-	} else {
-		fmt.Fprintf(w, "node %s restarted, empty (no persistence)\n", name)
+		text = fmt.Sprintf("node %s restarts in %v, empty", name, delay)
 	}
+	l.fault(env, quorum.Restart, name, 0, text)
 	return nil
 }

@@ -92,18 +92,31 @@ func (e *Embedded) Dial(context.Context) (net.Conn, error) { return e.m.Dial() }
 // wait for ever. Such a command comes on a peer the hook has never seen
 // whose context is already set (a network connection's is set by its
 // first command, after the hook), so it runs on the script's time.
+//
+// e.mu is not held while the time is set: a script's command holds the
+// server's lock and then asks for e.mu, so a hook that held e.mu while it
+// waited for the server's lock (SetTime) would wait for ever.
 func (e *Embedded) followClock(p *mrserver.Peer, _ string, _ ...string) bool {
+	if e.inScript(p) {
+		return false
+	}
+	e.m.SetTime(e.clock.Now())
+	return false // the command runs as usual
+}
+
+// inScript reports whether p is a script's caller (see followClock), and
+// otherwise remembers it.
+func (e *Embedded) inScript(p *mrserver.Peer) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.peers[p] {
 		if p.Ctx != nil {
-			return false // inside a script
+			return true
 		}
 		e.peers[p] = true
 		p.OnDisconnect(func() { e.forget(p) })
 	}
-	e.m.SetTime(e.clock.Now())
-	return false // the command runs as usual
+	return false
 }
 
 func (e *Embedded) forget(p *mrserver.Peer) {

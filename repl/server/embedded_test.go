@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -93,5 +94,41 @@ func TestVirtualClockEval(t *testing.T) {
 	v.Advance(500 * time.Millisecond)
 	if r := do("EVAL", del, "1", "k", "t"); r.Int != 0 {
 		t.Errorf("EVAL after the TTL: %v, want 0 (expired)", r)
+	}
+}
+
+// TestClockEvalWhileConnecting: scripts on one connection while fresh
+// connections send their first command, on a clock that is not the host's
+// (a Redlock node's): every command is answered (a script's command, which
+// holds the server's lock, and a new connection's hook once waited for
+// each other for ever).
+func TestClockEvalWhileConnecting(t *testing.T) {
+	e, err := server.StartEmbeddedClock(clock.NewOffset(clock.Real{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	del := `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
+	errs := make(chan error, 8)
+	for w := range 8 {
+		go func() {
+			var err error
+			for i := 0; i < 100 && err == nil; i++ {
+				c := session.NewConn(session.Target{Network: "tcp", Addr: e.Addr()}, "")
+				_, err = c.Do(ctx, []string{"EVAL", del, "1", "k", "t"})
+				c.Close()
+			}
+			if err != nil {
+				err = fmt.Errorf("worker %d: %w", w, err)
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

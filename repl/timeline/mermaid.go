@@ -35,6 +35,55 @@ const (
 func Mermaid(t Timeline) string {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
+	ids, order := mermaidParticipants(&b, t)
+	for _, it := range t.Items {
+		p := ids[it.Lane]
+		switch {
+		case len(it.Steps) > 0:
+			mermaidSteps(&b, p, it)
+		case it.Kind == Expiry && len(it.On) > 0:
+			span := "N" + it.On[0] // a note spans two participants at most
+			if len(it.On) > 1 {
+				span += ",N" + it.On[len(it.On)-1]
+			}
+			fmt.Fprintf(&b, "    Note over %s: %s\n", span, mermaidNoteText(offset(it.At)+" ✕ "+it.Text, mermaidLines))
+		case it.Kind == Command:
+			reply := it.Reply
+			if reply == "" {
+				reply = "(nil)"
+			}
+			fmt.Fprintf(&b, "    %s->>R: %s %s\n", p, offset(it.At), mermaidText(cutCommand(it.Text)))
+			fmt.Fprintf(&b, "    R-->>%s: %s %s\n", p, offset(it.End), mermaidText(cut(reply, mermaidReply)))
+		case it.Kind == Expiry:
+			fmt.Fprintf(&b, "    Note over R: %s\n", mermaidNoteText(offset(it.At)+" ✕ "+it.Text, mermaidLines))
+		default:
+			fmt.Fprintf(&b, "    Note over %s: %s\n", p, mermaidNoteText(offset(it.At)+" "+mark(it.Level)+it.Text, mermaidLines))
+		}
+	}
+	mermaidVerdict(&b, t.Verdict, order)
+	return b.String()
+}
+
+// mermaidVerdict writes the verdict across the diagram, as the lesson's
+// last note does.
+func mermaidVerdict(b *strings.Builder, verdict []check.Finding, order []string) {
+	span := order[0]
+	if len(order) > 1 {
+		span += "," + order[len(order)-1]
+	}
+	for _, f := range verdict {
+		level := check.Good
+		if f.Bad() {
+			level = check.Bad
+		}
+		fmt.Fprintf(b, "    Note over %s: %s\n", span, mermaidNoteText("verdict: "+mark(level)+f.Text, 0))
+	}
+}
+
+// mermaidParticipants declares the participants: the sessions with Redis
+// in the middle, then Redlock's nodes; it returns each lane's id and the
+// ids from left to right.
+func mermaidParticipants(b *strings.Builder, t Timeline) (map[string]string, []string) {
 	ids := make(map[string]string, len(t.Lanes)) // lane -> participant id
 	names := map[string]string{"R": "Redis"}     // participant id -> name
 	var order []string                           // participant ids, left to right
@@ -46,42 +95,29 @@ func Mermaid(t Timeline) string {
 	// Redis in the middle, as in the lesson (Client A, Redis, Client B):
 	// after the first half of the sessions, rounding up.
 	order = slices.Insert(order, (len(order)+1)/2, "R")
+	for _, n := range t.Nodes { // Redlock's nodes, after the sessions
+		names["N"+n] = "node " + n
+		order = append(order, "N"+n)
+	}
 	for _, p := range order {
 		name := cut(strings.TrimSpace(oneLine(names[p])), mermaidName)
 		if name == "" {
 			name = p
 		}
-		fmt.Fprintf(&b, "    participant %s as %s\n", p, mermaidText(name))
+		fmt.Fprintf(b, "    participant %s as %s\n", p, mermaidText(name))
 	}
-	for _, it := range t.Items {
-		p := ids[it.Lane]
-		switch it.Kind {
-		case Command:
-			reply := it.Reply
-			if reply == "" {
-				reply = "(nil)"
-			}
-			fmt.Fprintf(&b, "    %s->>R: %s %s\n", p, offset(it.At), mermaidText(cutCommand(it.Text)))
-			fmt.Fprintf(&b, "    R-->>%s: %s %s\n", p, offset(it.End), mermaidText(cut(reply, mermaidReply)))
-		case Expiry:
-			fmt.Fprintf(&b, "    Note over R: %s\n", mermaidNoteText(offset(it.At)+" ✕ "+it.Text, mermaidLines))
-		default:
-			fmt.Fprintf(&b, "    Note over %s: %s\n", p, mermaidNoteText(offset(it.At)+" "+mark(it.Level)+it.Text, mermaidLines))
-		}
+	return ids, order
+}
+
+// mermaidSteps draws a Redlock acquisition or release: each node's
+// command as a message to the node, its answer back, and the client's
+// conclusion over the session.
+func mermaidSteps(b *strings.Builder, p string, it Item) {
+	for _, s := range it.Steps {
+		fmt.Fprintf(b, "    %s->>N%s: %s %s\n", p, s.Node, offset(s.At), mermaidText(cutCommand(s.Command)))
+		fmt.Fprintf(b, "    N%s-->>%s: %s %s\n", s.Node, p, offset(s.End), mermaidText(cut(s.Answer, mermaidReply)))
 	}
-	// The verdict spans the diagram, as the lesson's last note does.
-	span := order[0]
-	if len(order) > 1 {
-		span += "," + order[len(order)-1]
-	}
-	for _, f := range t.Verdict {
-		level := check.Good
-		if f.Bad() {
-			level = check.Bad
-		}
-		fmt.Fprintf(&b, "    Note over %s: %s\n", span, mermaidNoteText("verdict: "+mark(level)+f.Text, 0))
-	}
-	return b.String()
+	fmt.Fprintf(b, "    Note over %s: %s\n", p, mermaidNoteText(offset(it.End)+" "+it.Text+": "+it.Reply, mermaidLines))
 }
 
 // mark is a note's prefix: ⚠ for a bug showing, ✓ for a fix that held.

@@ -28,6 +28,8 @@ type Item struct {
 	Text  string      // the command line, the note, or what expired
 	Reply string      // a command's reply, as redis-cli prints it raw, on one line
 	Level check.Level // a note's
+	Steps []NodeStep  // a Redlock acquisition's or release's: each node's answer
+	On    []string    // the Redlock nodes an expiry happened on
 }
 
 // Bar is one holding of a lock, drawn in the lock's column.
@@ -51,6 +53,11 @@ type Timeline struct {
 	// held the same lock (check.Overlaps), drawn as notes where each begins
 	// and ends.
 	Overlaps []check.OverlapPeriod
+
+	// Nodes are the Redlock nodes of the run, if it used any, and
+	// NodeBars each key held on one (Key is the node): see WithNodes.
+	Nodes    []string
+	NodeBars []Bar
 }
 
 // Event is a command as the timeline needs it.
@@ -61,6 +68,7 @@ type Event struct {
 	Nil        bool   // the reply was nil (Reply is then "")
 	Start, End time.Time
 	Seq        int // the order the annotator read it in (0: unknown); see Build
+	Steps      []Step
 }
 
 // TimedNote is a note and when it was made (its command's end).
@@ -108,7 +116,7 @@ func (t *Timeline) addCommand(e Event, off func(time.Time) time.Duration) {
 	} else if reply == "" {
 		reply = `""`
 	}
-	t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply})
+	t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply, Steps: nodeSteps(e.Steps, off)})
 }
 
 func (t *Timeline) addNote(n TimedNote, off func(time.Time) time.Duration) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/quorum"
 )
 
 // The SVG's geometry, in pixels. Text is 12px monospace: a character is
@@ -62,7 +63,7 @@ var levelColors = map[check.Level]string{check.Info: "#616161", check.Good: "#2e
 // The SVG needs nothing else: no scripts, no stylesheets, no fonts but the
 // reader's monospace.
 func SVG(t Timeline) string {
-	l := newLayout(t)
+	l := newLayout(t.nodesAsLocks())
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="monospace" font-size="%s">`+"\n",
 		num(l.width), num(l.height), num(l.width), num(l.height), num(svgFont))
@@ -196,7 +197,7 @@ func (l *svgLayout) assignTracks() {
 }
 
 func (l *svgLayout) itemLines(it Item) []string {
-	text := itemText(it)
+	text := itemText(it) + answers(it)
 	if it.Kind == Note {
 		text = "↳ " + mark(it.Level) + it.Text
 	}
@@ -299,6 +300,8 @@ func (l *svgLayout) bars(b *strings.Builder) {
 			end, color = "released", levelColors[check.Info]
 		case check.Held:
 			end, color = "↓ still held", levelColors[check.Info]
+		case quorum.Crashed, quorum.Stopped:
+			end = "✕ " + endText(bar)
 		}
 		switch bar.End {
 		case check.Expired, check.Deleted:

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/quorum"
 )
 
 // Style colours a rendering; the zero Style colours nothing.
@@ -49,7 +50,7 @@ func Terminal(t Timeline, width int, st Style) string {
 	}
 	locks := len(t.Locks)
 	sepW := utf8.RuneCountInString(sep)
-	laneW := (width - timeWidth - locks*(lockWidth+sepW) - n*sepW) / n
+	laneW := (width - timeWidth - locks*(lockWidth+sepW) - len(t.Nodes)*(nodeWidth+sepW) - n*sepW) / n
 	if laneW < minLane || locks > maxLockCol {
 		return Compact(t, width, st)
 	}
@@ -80,6 +81,9 @@ func (g grid) header(b *strings.Builder) {
 	for _, k := range g.t.Locks {
 		cells = append(cells, pad(k, lockWidth))
 	}
+	for _, n := range g.t.Nodes {
+		cells = append(cells, pad(n, nodeWidth))
+	}
 	b.WriteString(strings.TrimRight(strings.Join(cells, sep), " ") + "\n")
 	rule := []string{strings.Repeat("─", timeWidth-1)}
 	for range g.t.Lanes {
@@ -87,6 +91,9 @@ func (g grid) header(b *strings.Builder) {
 	}
 	for range g.t.Locks {
 		rule = append(rule, strings.Repeat("─", lockWidth))
+	}
+	for range g.t.Nodes {
+		rule = append(rule, strings.Repeat("─", nodeWidth))
 	}
 	b.WriteString(strings.Join(rule, "─┼─") + "\n")
 }
@@ -113,6 +120,9 @@ func (g grid) item(b *strings.Builder, it Item, prev time.Duration) {
 		}
 		for _, k := range g.t.Locks {
 			cells = append(cells, pad(g.lockCell(k, prev, it.End, i == 0), lockWidth))
+		}
+		for _, n := range g.t.Nodes {
+			cells = append(cells, pad(g.nodeCell(n, it, prev, it.End, i == 0), nodeWidth))
 		}
 		b.WriteString(strings.TrimRight(strings.Join(cells, sep), " ") + "\n")
 	}
@@ -152,6 +162,10 @@ func endText(b Bar) string {
 		return "del by " + b.DeletedBy
 	case check.Expired:
 		return "expired"
+	case quorum.Crashed:
+		return "crashed"
+	case quorum.Stopped:
+		return "stopped"
 	}
 	return "released"
 }
@@ -176,7 +190,7 @@ func Compact(t Timeline, width int, st Style) string {
 	}
 	for _, it := range t.Items {
 		head := pad(offset(it.End), timeWidth-1) + " " + st.lane(it.Lane, pad(it.Lane, nameW)) + " │ "
-		for i, line := range wrap(itemText(it), max(width-timeWidth-nameW-3, 20)) {
+		for i, line := range wrap(itemText(it)+answers(it), max(width-timeWidth-nameW-3, 20)) {
 			if i > 0 {
 				head = pad("", timeWidth+nameW) + " │ "
 			}

@@ -222,6 +222,8 @@ func redlockWord(ctx context.Context, env Env, args []string) error {
 	err := env.State().Redlock().Run(ctx, env, args)
 	if u, ok := err.(redlock.UsageError); ok {
 		return Usage(string(u))
+	} else if errors.Is(err, redlock.ErrTwoHolders) {
+		return Status(loadFailStatus) // load --redlock's FAIL, as load's
 	} else if err != nil && ctx.Err() == nil {
 		return Failf("%v", err)
 	}

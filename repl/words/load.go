@@ -5,21 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/locklab/locklab/repl/load"
 	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/redlock"
 	"github.com/locklab/locklab/repl/session"
 )
 
 // loadUsage adds --modes to load's own options.
-const loadUsage = load.Usage + " [--modes break,fix,extend,fenced]"
+const loadUsage = load.Usage + " [--modes break,fix,extend,fenced] | " + redlock.LoadUsage
 
 // loadWord is `load ...`: many workers on one lock, counted from the
 // server's answers. --modes runs several modes one after another and
 // prints one table comparing them. Its status says what the verdicts
 // concluded (see loadStatus).
 func loadWord(ctx context.Context, env Env, args []string) error {
+	if slices.Contains(args, "--redlock") {
+		return redlockWord(ctx, env, args) // through Redlock, on its nodes
+	}
 	modes, rest := splitModes(args[1:])
 	cfg, asJSON, err := load.ParseArgs(rest)
 	if err != nil {
