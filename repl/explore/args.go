@@ -5,12 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Usage is the explore command's syntax.
-const Usage = "explore [--no-reduce] [--preemptions K] [--random N [--seed S]] [--max-schedules N] [--max-steps N]" +
+const Usage = "explore [--property KIND,...] [--no-reduce] [--preemptions K] [--random N [--seed S]] [--max-schedules N] [--max-steps N]" +
 	" [--replay CHOICES] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
 
 // Command is `locklab explore` with its flags read.
@@ -48,6 +49,7 @@ func ParseCommand(args []string) (Command, error) {
 	fs.IntVar(&c.Steps, "max-steps", 0, "")
 	fs.StringVar(&replay, "replay", "", "")
 	fs.StringVar(&c.Save, "save", "", "")
+	fs.StringVar(&c.Property, "property", "", "")
 	fs.BoolVar(&c.JSON, "json", false, "")
 	fs.BoolVar(&c.Picture.Draw, "timeline", false, "")
 	fs.StringVar(&c.Picture.SVG, "svg", "", "")
@@ -72,6 +74,9 @@ func (c *Command) check(replay string) error {
 	case c.Save != "" && !strings.HasSuffix(c.Save, ".lab"):
 		return fmt.Errorf("--save %s: the schedule is saved as a lab script: give a name ending in .lab", c.Save)
 	}
+	if err := checkProperty(c.Property); err != nil {
+		return err
+	}
 	if replay == "" {
 		return nil
 	}
@@ -93,4 +98,20 @@ func nonNegative(v string) (int, error) {
 		return 0, fmt.Errorf("%q is not a count (0, 1, 2 ...)", v)
 	}
 	return n, nil
+}
+
+// properties are what --property may name.
+var properties = []string{"expect", "double-booking", "overbooking", "wrong-owner-del", "overlap", "expired-while-held", "blind-del", "two-holders"}
+
+// checkProperty refuses a --property word that names no property.
+func checkProperty(property string) error {
+	if property == "" {
+		return nil
+	}
+	for _, p := range strings.Split(property, ",") {
+		if !slices.Contains(properties, p) {
+			return fmt.Errorf("--property %s: %q is none of %s", property, p, strings.Join(properties, ", "))
+		}
+	}
+	return nil
 }

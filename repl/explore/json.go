@@ -12,6 +12,7 @@ import (
 type jsonReport struct {
 	Script       string         `json:"script"`
 	Mode         string         `json:"mode"`
+	Property     string         `json:"property,omitempty"`
 	Complete     bool           `json:"complete"`
 	Bounded      string         `json:"bounded,omitempty"`
 	Schedules    int            `json:"schedules"`
@@ -35,7 +36,7 @@ type jsonSchedule struct {
 
 // WriteJSON writes the search as one JSON document.
 func (r *Result) WriteJSON(w io.Writer, sc Script) error {
-	j := jsonReport{Script: sc.Name, Mode: r.Mode, Complete: r.Complete, Bounded: r.Bounded,
+	j := jsonReport{Script: sc.Name, Mode: r.Mode, Property: r.opts.Property, Complete: r.Complete, Bounded: r.Bounded,
 		Schedules: r.Schedules, Cut: r.Cut, Steps: r.Steps, Groups: map[string]int{},
 		ExpectFailed: r.ExpectFailed, Failing: []jsonSchedule{}}
 	for k, n := range r.Groups {

@@ -36,7 +36,7 @@ func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) 
 		return nil, fmt.Errorf("choices %s: every next step there commutes with one explored first; explore with --no-reduce to replay raw choice lists", joinInts(choices))
 	}
 	return &Schedule{Choices: picks(out.choices), Steps: out.steps, Transcript: out.output,
-		Timeline: out.picture, Failed: out.failed()}, nil
+		Timeline: out.picture, Failed: out.breaks(o.Property)}, nil
 }
 
 // Shortest is the shortest failing schedule run again (nil when none

@@ -54,6 +54,9 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	if r.ExpectFailed > 0 {
 		fmt.Fprintf(w, "the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.ExpectFailed, r.Schedules)
 	}
+	if r.opts.Property != "" {
+		fmt.Fprintf(w, "%d of %d schedules break --property %s\n", len(r.failing), r.Schedules, r.opts.Property)
+	}
 	s, err := r.Shortest(ctx, sc, draw)
 	if err != nil || s == nil {
 		return nil, err

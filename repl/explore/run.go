@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,21 @@ type outcome struct {
 // failed reports whether the schedule broke a property: a bug verdict,
 // or a failed expectation (or any other failure of the script).
 func (o *outcome) failed() bool { return len(o.bad) > 0 || o.status != 0 }
+
+// breaks reports whether o breaks property: a comma-separated list of
+// bug kinds (double-booking, overlap ...) and "expect" (the script's own
+// checks); "" for any bug or failure (failed).
+func (o *outcome) breaks(property string) bool {
+	if property == "" {
+		return o.failed()
+	}
+	for _, p := range strings.Split(property, ",") {
+		if p == "expect" && o.status != 0 || slices.Contains(o.bad, check.Kind(p)) {
+			return true
+		}
+	}
+	return false
+}
 
 // runOnce runs sc once on a fresh embedded Redis, under a scheduler
 // that replays p's prefix and takes the first choice after it.

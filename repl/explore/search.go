@@ -54,6 +54,7 @@ type Options struct {
 	Random      int    // sample so many schedules at random (PCT) instead
 	Seed        uint64 // the random search's seed
 	Color       bool   // replayed transcripts in colour (a terminal's)
+	Property    string // what fails a schedule: bug kinds and "expect", comma-separated ("": any bug or failure)
 }
 
 // workers is how many schedules run at once.
@@ -174,14 +175,14 @@ func (r *Result) add(o *outcome) {
 	}
 	r.Schedules++
 	o.number = r.Schedules
-	if o.failed() {
+	if o.breaks(r.opts.Property) {
 		r.failing = append(r.failing, o)
 	}
 	r.Groups[groupName(o.bad)]++
 	if o.status != 0 {
 		r.ExpectFailed++
 	}
-	if o.failed() && (r.shortest == nil || shorter(o, r.shortest)) {
+	if o.breaks(r.opts.Property) && (r.shortest == nil || shorter(o, r.shortest)) {
 		r.shortest = o
 	}
 }
