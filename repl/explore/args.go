@@ -54,14 +54,35 @@ func ParseCommand(args []string) (Command, error) {
 	fs.BoolVar(&c.Picture.Draw, "timeline", false, "")
 	fs.StringVar(&c.Picture.SVG, "svg", "", "")
 	fs.StringVar(&c.Picture.Mermaid, "mermaid", "", "")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseAnywhere(fs, args)
+	if err != nil {
 		return c, fmt.Errorf("%v\nusage: locklab %s", err, Usage)
 	}
-	if fs.NArg() == 0 {
+	if len(rest) == 0 {
 		return c, errors.New("no script to explore\nusage: locklab " + Usage)
 	}
-	c.File, c.Args = fs.Arg(0), fs.Args()[1:]
+	c.File, c.Args = rest[0], rest[1:]
 	return c, c.check(replay)
+}
+
+// parseAnywhere reads flags before and after the file and its arguments
+// (explore FILE --no-reduce), as a user types them; after `--`, every
+// word is the script's.
+func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	head, tail := args, []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		head, tail = args[:i], args[i+1:]
+	}
+	var rest []string
+	for {
+		if err := fs.Parse(head); err != nil {
+			return nil, err
+		}
+		if head = fs.Args(); len(head) == 0 {
+			return append(rest, tail...), nil
+		}
+		rest, head = append(rest, head[0]), head[1:]
+	}
 }
 
 // check refuses flags that contradict each other, and reads --replay.
