@@ -57,8 +57,8 @@ func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, 
 	if c.Picture.Draw || o.Timeline {
 		draw = terminalWidth(stdout)
 	}
-	if c.Replay != nil {
-		s, err := explore.Replay(ctx, sc, c.Options, c.Replay, draw)
+	if c.Replay > 0 || c.Choices != nil {
+		s, err := replayOne(ctx, c, sc, draw)
 		if err != nil {
 			return 0, err
 		}
@@ -90,6 +90,14 @@ func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, 
 		fmt.Fprintf(stderr, "locklab: wrote the shortest failing schedule to %s (run it on any server: locklab -p PORT %s)\n", c.Save, c.Save)
 	}
 	return 1, exportPicture(c.Picture, s, stderr)
+}
+
+// replayOne runs the one schedule --replay or --choices names.
+func replayOne(ctx context.Context, c explore.Command, sc explore.Script, draw int) (*explore.Schedule, error) {
+	if c.Choices != nil {
+		return explore.Replay(ctx, sc, c.Options, c.Choices, draw)
+	}
+	return explore.ReplayNumber(ctx, sc, c.Options, c.Replay, draw)
 }
 
 // exportPicture writes the schedule's timeline to the --svg and

@@ -12,14 +12,15 @@ import (
 
 // Usage is the explore command's syntax.
 const Usage = "explore [--property KIND,...] [--no-reduce] [--preemptions K] [--random N [--seed S]] [--max-schedules N] [--max-steps N]" +
-	" [--replay CHOICES] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
+	" [--replay N | --choices 0,1,1] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
 
 // Command is `locklab explore` with its flags read.
 type Command struct {
 	Options
 	File    string
 	Args    []string
-	Replay  []int // run this choice list again (--replay 0,1,1), with normal output
+	Replay  int   // run schedule number Replay of this search again (--replay 3), with normal output
+	Choices []int // or the schedule of this choice list (--choices 0,1,1)
 	Save    string
 	JSON    bool
 	Picture Picture
@@ -34,7 +35,7 @@ type Picture struct {
 // ParseCommand reads explore's flags; args follow the word explore.
 func ParseCommand(args []string) (Command, error) {
 	var c Command
-	var replay string
+	var choices string
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&c.Raw, "no-reduce", false, "")
@@ -47,7 +48,8 @@ func ParseCommand(args []string) (Command, error) {
 	fs.Uint64Var(&c.Seed, "seed", 1, "")
 	fs.IntVar(&c.Schedules, "max-schedules", 0, "")
 	fs.IntVar(&c.Steps, "max-steps", 0, "")
-	fs.StringVar(&replay, "replay", "", "")
+	fs.IntVar(&c.Replay, "replay", 0, "")
+	fs.StringVar(&choices, "choices", "", "")
 	fs.StringVar(&c.Save, "save", "", "")
 	fs.StringVar(&c.Property, "property", "", "")
 	fs.BoolVar(&c.JSON, "json", false, "")
@@ -62,7 +64,7 @@ func ParseCommand(args []string) (Command, error) {
 		return c, errors.New("no script to explore\nusage: locklab " + Usage)
 	}
 	c.File, c.Args = rest[0], rest[1:]
-	return c, c.check(replay)
+	return c, c.check(choices)
 }
 
 // parseAnywhere reads flags before and after the file and its arguments
@@ -85,8 +87,8 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// check refuses flags that contradict each other, and reads --replay.
-func (c *Command) check(replay string) error {
+// check refuses flags that contradict each other, and reads --choices.
+func (c *Command) check(choices string) error {
 	switch {
 	case c.Random < 0:
 		return errors.New("--random N needs N > 0 samples")
@@ -94,20 +96,29 @@ func (c *Command) check(replay string) error {
 		return errors.New("--random samples raw schedules on its own: leave out --preemptions and --no-reduce")
 	case c.Save != "" && !strings.HasSuffix(c.Save, ".lab"):
 		return fmt.Errorf("--save %s: the schedule is saved as a lab script: give a name ending in .lab", c.Save)
+	case c.Replay < 0:
+		return fmt.Errorf("--replay %d: a schedule's number, as the report prints it (#3 is --replay 3)", c.Replay)
+	case c.Replay > 0 && choices != "":
+		return errors.New("--replay N and --choices LIST both name a schedule: give one")
 	}
 	if err := checkProperty(c.Property); err != nil {
 		return err
 	}
-	if replay == "" {
+	return c.readChoices(choices)
+}
+
+// readChoices reads --choices 0,1,1.
+func (c *Command) readChoices(choices string) error {
+	if choices == "" {
 		return nil
 	}
-	c.Replay = []int{}
-	for _, f := range strings.Split(replay, ",") {
+	c.Choices = []int{}
+	for _, f := range strings.Split(choices, ",") {
 		n, err := nonNegative(strings.TrimSpace(f))
 		if err != nil {
-			return fmt.Errorf("--replay %s: a choice list as the summary prints it (0,1,1): %v", replay, err)
+			return fmt.Errorf("--choices %s: a choice list as the report prints it (0,1,1): %v", choices, err)
 		}
-		c.Replay = append(c.Replay, n)
+		c.Choices = append(c.Choices, n)
 	}
 	return nil
 }

@@ -33,10 +33,37 @@ func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) 
 		return nil, err
 	}
 	if out.cut {
-		return nil, fmt.Errorf("choices %s: every next step there commutes with one explored first; explore with --no-reduce to replay raw choice lists", joinInts(choices))
+		return nil, fmt.Errorf("--choices %s: every next step there commutes with one explored first; a reduced search's choice lists skip such steps (did it come from a --no-reduce search?)", joinInts(choices))
 	}
 	return &Schedule{Choices: picks(out.choices), Steps: out.steps, Transcript: out.output,
 		Timeline: out.picture, Failed: out.breaks(o.Property)}, nil
+}
+
+// ReplayNumber runs schedule number n of the search o again (the number
+// the report prints: its place in depth-first order, or among a random
+// search's distinct samples).
+func ReplayNumber(ctx context.Context, sc Script, o Options, n int, draw int) (*Schedule, error) {
+	search := o
+	if o.Random == 0 {
+		search.Schedules = n
+	}
+	var found []int
+	r, err := explore(ctx, sc, search, func(out *outcome) {
+		if out.number == n {
+			found = picks(out.choices)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if found == nil {
+		return nil, fmt.Errorf("--replay %d: this search runs %d schedules", n, r.Schedules)
+	}
+	s, err := Replay(ctx, sc, o, found, draw)
+	if s != nil {
+		s.Number = n
+	}
+	return s, err
 }
 
 // Shortest is the shortest failing schedule run again (nil when none

@@ -65,7 +65,7 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	for i, st := range s.Steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, st)
 	}
-	fmt.Fprintf(w, "\nits run, replayed (locklab explore %s--replay %s %s):\n%s", r.opts.flags(), joinInts(s.Choices), sc.Name, s.Transcript)
+	fmt.Fprintf(w, "\nits run, replayed (locklab explore %s--replay %d %s):\n%s", r.opts.flags(), s.Number, sc.Name, s.Transcript)
 	return s, nil
 }
 

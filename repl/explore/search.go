@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 )
 
 // Bound limits a search: it stops after Schedules schedules or once
@@ -82,16 +83,25 @@ func (o Options) mode() string {
 	return "reduced"
 }
 
-// flags are the explore flags that choose o's rules, for a replay
+// flags are the explore flags that choose o's search, for a replay
 // command: "--no-reduce " or "".
 func (o Options) flags() string {
+	var b strings.Builder
 	switch {
 	case o.Preempt:
-		return fmt.Sprintf("--preemptions %d ", o.Preemptions)
-	case o.Raw || o.Random > 0:
-		return "--no-reduce "
+		fmt.Fprintf(&b, "--preemptions %d ", o.Preemptions)
+	case o.Raw:
+		b.WriteString("--no-reduce ")
+	case o.Random > 0:
+		fmt.Fprintf(&b, "--random %d --seed %d ", o.Random, o.Seed)
 	}
-	return ""
+	if o.Schedules > 0 {
+		fmt.Fprintf(&b, "--max-schedules %d ", o.Schedules)
+	}
+	if o.Steps > 0 {
+		fmt.Fprintf(&b, "--max-steps %d ", o.Steps)
+	}
+	return b.String()
 }
 
 // plan is the schedule plan for a prefix under o.
