@@ -93,6 +93,11 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 	defer p.mu.Unlock()
 	defer p.cond.Broadcast()
 	p.running = slices.DeleteFunc(p.running, func(r []int) bool { return slices.Equal(r, prefix) })
+	if p.ctx.Err() != nil && err != nil {
+		heap.Push(&p.pending, prefix) // stopped (Ctrl-C): it did not run, and what follows does not count
+		p.stopped = true
+		return
+	}
 	if err == nil && out.diverged {
 		err = errors.New("a schedule did not replay the same way: the script does something the scheduler does not control")
 	}

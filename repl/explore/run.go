@@ -73,6 +73,9 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	}
 	defer sh.Close()
 	status, err := runScript(ctx, s, sh, sc)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // stopped (Ctrl-C): not a schedule that ran
+	}
 	o := &outcome{choices: s.choices, steps: s.steps, status: status, diverged: s.diverged, preempts: s.preempts}
 	if errors.Is(err, errEquivalent) {
 		o.cut = true

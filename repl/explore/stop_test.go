@@ -1,0 +1,33 @@
+package explore
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStopped stops long searches (Ctrl-C) and checks that each comes
+// back at once with what it counted, not with the interrupted schedule's
+// error.
+func TestStopped(t *testing.T) {
+	sc := script(t, "../../bench/three-by-five.lab")
+	for _, o := range []Options{
+		{Raw: true, Bound: Bound{Schedules: 1 << 30, Steps: 1 << 40}},
+		{Random: 1 << 30, Seed: 1},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		began := time.Now()
+		r, err := Explore(ctx, sc, o)
+		cancel()
+		if took := time.Since(began); took > 2*time.Second {
+			t.Errorf("%s: stopped after %s", o.mode(), took)
+		}
+		if r == nil || ctx.Err() == nil || err != ctx.Err() {
+			t.Fatalf("%s: got %v, %v; want the schedules counted and %v", o.mode(), r, err, ctx.Err())
+		}
+		if !strings.Contains(r.Summary(), "stopped") || r.Schedules == 0 || r.Complete {
+			t.Errorf("%s: %s", o.mode(), r.Summary())
+		}
+	}
+}
