@@ -42,6 +42,9 @@ func (r *Result) Summary() string {
 		}
 		parts[i] = fmt.Sprintf("%d %s", r.Groups[keys[i]], k)
 	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("explored 0 schedules (%s, %s)", bound, r.Mode) // stopped before one ran
+	}
 	return fmt.Sprintf("explored %d schedules (%s, %s): %s", r.Schedules, bound, r.Mode, strings.Join(parts, ", "))
 }
 

@@ -31,3 +31,17 @@ func TestStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedAtOnce stops a search before any schedule ran: the summary
+// says so, with no empty list after a colon.
+func TestStoppedAtOnce(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := Explore(ctx, script(t, "testdata/two-bidders.lab"), Options{})
+	if err == nil || r == nil {
+		t.Fatalf("got %v, %v", r, err)
+	}
+	if got, want := r.Summary(), "explored 0 schedules (stopped, reduced)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
