@@ -59,20 +59,25 @@ func ParseCommand(args []string) (Command, error) {
 		return c, errors.New("no script to explore\nusage: locklab " + Usage)
 	}
 	c.File, c.Args = fs.Arg(0), fs.Args()[1:]
-	return c, c.check(replay)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return c, c.check(replay, set)
 }
 
-// check refuses flags that contradict each other, and reads --replay.
-func (c *Command) check(replay string) error {
+// check refuses flags that contradict each other or count nothing, and
+// reads --replay; set names the flags given.
+func (c *Command) check(replay string, set map[string]bool) error {
 	switch {
-	case c.Random < 0:
+	case c.Schedules < 0 || c.Steps < 0:
+		return errors.New("--max-schedules N and --max-steps N need N > 0 (leave them out for the defaults)")
+	case set["random"] && c.Random <= 0:
 		return errors.New("--random N needs N > 0 samples")
 	case c.Random > 0 && (c.Preempt || c.Raw):
 		return errors.New("--random samples raw schedules on its own: leave out --preemptions and --no-reduce")
 	case c.Save != "" && !strings.HasSuffix(c.Save, ".lab"):
 		return fmt.Errorf("--save %s: the schedule is saved as a lab script: give a name ending in .lab", c.Save)
 	}
-	if replay == "" {
+	if !set["replay"] {
 		return nil
 	}
 	c.Replay = []int{}

@@ -35,8 +35,30 @@ func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) 
 	if out.cut {
 		return nil, fmt.Errorf("choices %s: every next step there commutes with one explored first; explore with --no-reduce to replay raw choice lists", joinInts(choices))
 	}
+	if err := fits(choices, out.choices); err != nil {
+		return nil, err
+	}
 	return &Schedule{Choices: picks(out.choices), Steps: out.steps, Transcript: out.output,
 		Timeline: out.picture, Failed: out.failed()}, nil
+}
+
+// fits reports a choice list that is not one of this search's: a pick
+// past the options of its choice point, or more picks than the schedule
+// has choice points (a list from another script, or from a search with
+// other flags: reduced, --no-reduce, --preemptions).
+func fits(choices []int, met []choice) error {
+	hint := "replay a list the summary printed, with the flags of the search that printed it"
+	for i, c := range met {
+		if i < len(choices) && choices[i] >= c.n {
+			return fmt.Errorf("choices %s: choice %d is %d, but only %d commands could go there (0 to %d): %s",
+				joinInts(choices), i+1, choices[i], c.n, c.n-1, hint)
+		}
+	}
+	if len(choices) > len(met) {
+		return fmt.Errorf("choices %s: %d choices, but this schedule has %d choice points: %s",
+			joinInts(choices), len(choices), len(met), hint)
+	}
+	return nil
 }
 
 // Shortest is the shortest failing schedule run again (nil when none

@@ -45,7 +45,11 @@ func (r *Result) Summary() string {
 	if len(parts) == 0 {
 		return fmt.Sprintf("explored 0 schedules (%s, %s)", bound, r.Mode) // stopped before one ran
 	}
-	return fmt.Sprintf("explored %d schedules (%s, %s): %s", r.Schedules, bound, r.Mode, strings.Join(parts, ", "))
+	noun := "schedules"
+	if r.Schedules == 1 {
+		noun = "schedule"
+	}
+	return fmt.Sprintf("explored %d %s (%s, %s): %s", r.Schedules, noun, bound, r.Mode, strings.Join(parts, ", "))
 }
 
 // Report prints the summary, how many schedules failed the script's own

@@ -1,0 +1,58 @@
+package explore
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestBadFlags refuses flags that count nothing, instead of quietly
+// running the default search: before, --random 0, --replay "" and
+// negative bounds each ran the whole reduced search.
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--random", "0"}, {"--random", "-1"}, {"--replay", ""}, {"--replay", "0,x"},
+		{"--max-schedules", "-5"}, {"--max-steps", "-1"},
+	} {
+		if _, err := ParseCommand(append(args, "two-bidders.lab")); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+	c, err := ParseCommand([]string{"--replay", "0,1", "--max-steps", "0", "x.lab"})
+	if err != nil || len(c.Replay) != 2 {
+		t.Errorf("--replay 0,1: %v, %v", c.Replay, err)
+	}
+}
+
+// TestReplayMisfit refuses a choice list that is not one of the search's
+// (a pick past its choice point's options, or too many picks), instead
+// of quietly replaying another schedule.
+func TestReplayMisfit(t *testing.T) {
+	sc := script(t, "testdata/two-bidders.lab")
+	for _, tc := range []struct {
+		choices []int
+		want    string
+	}{
+		{[]int{5}, "choice 1 is 5, but only 2 commands could go there"},
+		{[]int{0, 3, 1}, "choice 2 is 3, but only 2 commands could go there"},
+		{[]int{0, 1, 1, 1, 1}, "5 choices, but this schedule has 3 choice points"},
+	} {
+		_, err := Replay(context.Background(), sc, Options{}, tc.choices, 0)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want %q", tc.choices, err, tc.want)
+		}
+	}
+	for _, choices := range [][]int{{}, {1}, {0, 1, 1}} {
+		if _, err := Replay(context.Background(), sc, Options{}, choices, 0); err != nil {
+			t.Errorf("%v: %v", choices, err)
+		}
+	}
+}
+
+// TestSummaryOne says "1 schedule", not "1 schedules".
+func TestSummaryOne(t *testing.T) {
+	r := &Result{Schedules: 1, Complete: true, Mode: "reduced", Groups: map[string]int{"": 1}}
+	if got, want := r.Summary(), "explored 1 schedule (complete, reduced): 1 all clear"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
