@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,6 +60,9 @@ func ParseCommand(args []string) (Command, error) {
 		return c, errors.New("no script to explore\nusage: locklab " + Usage)
 	}
 	c.File, c.Args = fs.Arg(0), fs.Args()[1:]
+	if err := flagAfterFile(fs, args); err != nil {
+		return c, err
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return c, c.check(replay, set)
@@ -87,6 +91,22 @@ func (c *Command) check(replay string, set map[string]bool) error {
 			return fmt.Errorf("--replay %s: a choice list as the summary prints it (0,1,1): %v", replay, err)
 		}
 		c.Replay = append(c.Replay, n)
+	}
+	return nil
+}
+
+// flagAfterFile refuses one of explore's flags given after the script,
+// where it would quietly be the script's $1 and the search would run
+// without it; after `--` it is the script's.
+func flagAfterFile(fs *flag.FlagSet, args []string) error {
+	if slices.Contains(args[:len(args)-fs.NArg()], "--") {
+		return nil
+	}
+	for _, a := range fs.Args()[1:] {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && fs.Lookup(name) != nil {
+			return fmt.Errorf("%s comes after %s, so it would be the script's argument: put explore's flags before the script (or write -- before the script to pass it on)", a, fs.Arg(0))
+		}
 	}
 	return nil
 }

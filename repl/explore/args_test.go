@@ -18,6 +18,12 @@ func TestBadFlags(t *testing.T) {
 			t.Errorf("%q: no error", args)
 		}
 	}
+	if _, err := ParseCommand([]string{"x.lab", "--max-schedules", "9"}); err == nil || !strings.Contains(err.Error(), "put explore's flags before the script") {
+		t.Errorf("a flag after the script: %v", err)
+	}
+	if c, err := ParseCommand([]string{"--", "x.lab", "--json", "-x"}); err != nil || len(c.Args) != 2 {
+		t.Errorf("-- x.lab --json -x: %v, %v", c.Args, err)
+	}
 	c, err := ParseCommand([]string{"--replay", "0,1", "--max-steps", "0", "x.lab"})
 	if err != nil || len(c.Replay) != 2 {
 		t.Errorf("--replay 0,1: %v, %v", c.Replay, err)
