@@ -143,8 +143,18 @@ func (s *sched) choose(can []*ticket) int {
 	if pick >= n {
 		s.diverged, pick = true, n-1
 	}
-	s.choices = append(s.choices, choice{pick: pick, n: n})
+	s.choices = append(s.choices, choice{pick: pick, n: n, at: len(s.steps), opts: stepsOf(can)})
 	return pick
+}
+
+// stepsOf are the steps that waiting commands would be ("session
+// command").
+func stepsOf(ts []*ticket) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.name + " " + t.what
+	}
+	return out
 }
 
 // sortTickets orders waiting goroutines by what they are, not by when

@@ -71,8 +71,8 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 	if err != nil {
 		return nil, err
 	}
-	if strings.Join(s.Steps, "\n") != strings.Join(r.shortest.steps, "\n") {
-		return nil, fmt.Errorf("the shortest failing schedule did not replay the same way")
+	if err := sameSteps(r.shortest.steps, s.Steps); err != nil || len(s.Steps) != len(r.shortest.steps) {
+		return nil, fmt.Errorf("the shortest failing schedule did not replay the same way: %w", cmpErr(err, errDiverged))
 	}
 	s.Number = r.shortest.number
 	return s, nil

@@ -64,8 +64,12 @@ type ticket struct {
 	ok         chan struct{}
 }
 
-// choice is a choice point: n sessions could go, pick went.
-type choice struct{ pick, n int }
+// choice is a choice point: n sessions could go (opts, their steps),
+// pick went, after at steps.
+type choice struct {
+	pick, n, at int
+	opts        []string
+}
 
 var (
 	_ clock.Clock  = (*sched)(nil)

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -43,5 +44,18 @@ func TestStoppedAtOnce(t *testing.T) {
 	}
 	if got, want := r.Summary(), "explored 0 schedules (stopped, reduced)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestDiverged reports a script whose runs differ for the same choices
+// ($RANDOM): before, such a search counted whatever it ran, a different
+// number of schedules each time, and said nothing.
+func TestDiverged(t *testing.T) {
+	sc := inline("random.lab", "f() { SET \"k$RANDOM\" 1; SET b 1; }\nf & f & wait\n")
+	for _, o := range []Options{{}, {Raw: true}} {
+		_, err := Explore(context.Background(), sc, o)
+		if !errors.Is(err, errDiverged) || !strings.Contains(err.Error(), "in one run and") {
+			t.Errorf("%s: got %v, want the step that differed", o.mode(), err)
+		}
 	}
 }
