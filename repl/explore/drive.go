@@ -57,7 +57,11 @@ func (s *sched) step() bool {
 		s.grant(&s.starts, 0)
 	case len(s.sleepers) > 0 && !s.sleepers[0].deadline.After(s.v.Now()):
 		s.grant(&s.sleepers, 0)
+		s.wakes++
 	case s.turn():
+		s.wakes = 0
+	case s.wakes >= maxSteps:
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it slept " + itoa(maxSteps) + " times with no command between: a loop that never ends?"}
 	case len(s.sleepers) > 0:
 		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
 		s.moved, s.asleep = true, nil // a moved clock may change what a sleeping command does

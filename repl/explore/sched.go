@@ -52,6 +52,7 @@ type sched struct {
 	asleep   []*ticket // waiting commands another schedule runs first (sleep sets; see reduce.go)
 	lastName string    // the session of the last step
 	preempts int       // steps that took the turn from a session that could go on
+	wakes    int       // sleepers woken since the last step
 }
 
 // ticket is a goroutine waiting for the scheduler.

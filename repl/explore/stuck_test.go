@@ -65,6 +65,20 @@ func TestLoopBounded(t *testing.T) {
 	}
 }
 
+// TestSleepLoopBounded: a loop that only sleeps, with no command, is
+// stopped too; before, virtual time moved on for ever.
+func TestSleepLoopBounded(t *testing.T) {
+	for _, text := range []string{"while :; do sleep 1; done\n", "f() { while :; do sleep 1; done; }\nf &\nSET a 1\n"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err := Explore(ctx, inline("sleeps.lab", text), Options{})
+		cancel()
+		var stuck *StuckError
+		if !errors.As(err, &stuck) || !strings.Contains(stuck.Why, "slept 5000 times") {
+			t.Errorf("%q: got %v", text, err)
+		}
+	}
+}
+
 // TestRefused: scripts that need real servers, or run load, are refused
 // before anything runs, naming the line and the word.
 func TestRefused(t *testing.T) {
