@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,7 +118,7 @@ func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, 
 		return 0, driveErr
 	}
 	if msg := words.Describe(runErr); msg != "" {
-		return words.ExitCode(runErr), &scriptError{msg}
+		return words.ExitCode(runErr), &scriptError{strings.TrimPrefix(msg, "locklab: ")} // the caller says locklab
 	}
 	return words.ExitCode(runErr), nil
 }

@@ -94,3 +94,12 @@ func TestRefused(t *testing.T) {
 		t.Errorf("cluster as an argument is not the word: %v", err)
 	}
 }
+
+// TestSyntaxError names the script's line and column once, without a
+// second "locklab:" inside the caller's.
+func TestSyntaxError(t *testing.T) {
+	_, err := Explore(context.Background(), inline("bad.lab", "SET a 1\nif [ x = y ]; then\n  GET a\n"), Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.lab:2:1: ") {
+		t.Errorf("got %v", err)
+	}
+}
