@@ -5,9 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/locklab/locklab/repl/output"
 )
 
 // Usage is the explore command's syntax.
@@ -65,7 +69,45 @@ func ParseCommand(args []string) (Command, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return c, c.check(replay, set)
+	if err := c.check(replay, set); err != nil {
+		return c, err
+	}
+	return c, c.checkFiles()
+}
+
+// checkFiles refuses, before the search, a picture's file with the wrong
+// ending, and a --save onto the script itself (it would overwrite it).
+func (c *Command) checkFiles() error {
+	for _, export := range []struct{ format, file string }{{"svg", c.Picture.SVG}, {"mermaid", c.Picture.Mermaid}} {
+		if export.file == "" {
+			continue
+		}
+		if err := output.CheckExport(export.format, export.file); err != nil {
+			return err
+		}
+	}
+	if c.Save == "" {
+		return nil
+	}
+	return checkSave(c.Save, c.File)
+}
+
+// checkSave refuses, before the search, a --save that could not be
+// written or would overwrite the script: a symbolic link (never
+// followed), a folder that does not exist, the script itself.
+func checkSave(save, file string) error {
+	if fi, err := os.Lstat(save); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", save)
+	}
+	if fi, err := os.Stat(filepath.Dir(save)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--save %s: no folder %s to save it in", save, filepath.Dir(save))
+	}
+	saveTo, err1 := os.Stat(save)
+	script, err2 := os.Stat(file)
+	if err1 == nil && err2 == nil && os.SameFile(saveTo, script) {
+		return fmt.Errorf("--save %s: that is the script being explored: save the schedule under another name", save)
+	}
+	return nil
 }
 
 // check refuses flags that contradict each other or count nothing, and

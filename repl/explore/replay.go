@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -83,6 +84,9 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 // It follows no symbolic link.
 func Save(path string, sc Script, s *Schedule) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", path)
+	}
 	if err != nil {
 		return err
 	}
