@@ -94,7 +94,7 @@ func (s *sched) turn() bool {
 	t := can[pick]
 	s.fallAsleep(can[:pick], t)
 	s.countPreemption(can, t)
-	s.last, s.moved, s.lastName = t.name+" "+t.what, false, t.name
+	s.last, s.moved, s.lastName, s.lastArgs = t.name+" "+t.what, false, t.name, t.args
 	s.steps = append(s.steps, s.last)
 	s.inflight = append(s.inflight, s.last)
 	s.grant(&s.turns, slices.Index(s.turns, t))

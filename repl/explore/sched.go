@@ -51,6 +51,7 @@ type sched struct {
 	steps    []string          // the commands, in the order they went
 	asleep   []*ticket         // waiting commands another schedule runs first (sleep sets; see reduce.go)
 	lastName string            // the session of the last step
+	lastArgs []string          // and its command's words
 	preempts int               // steps that took the turn from a session that could go on
 	wakes    int               // sleepers woken since the last step
 	scripts  map[string]string // the scripts loaded so far, by SHA1
