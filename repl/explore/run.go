@@ -74,9 +74,6 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	}
 	defer sh.Close()
 	status, err := runScript(ctx, s, sh, sc)
-	if ctx.Err() != nil {
-		return nil, ctx.Err() // stopped (Ctrl-C): not a schedule that ran
-	}
 	o := &outcome{choices: s.choices, steps: s.steps, status: status, diverged: s.diverged, preempts: s.preempts}
 	if errors.Is(err, errEquivalent) {
 		o.cut = true
@@ -99,13 +96,13 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 // runScript runs the script in its own goroutine while the scheduler
 // drives it, and returns its exit status.
 func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
 		src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
 			Whole: true, Precheck: true, Summary: sc.Name}
-		err := sh.Run(ctx, src)
+		err := sh.Run(run, src)
 		s.runDone()
 		done <- err
 	}()
@@ -114,6 +111,9 @@ func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, 
 		cancel()
 	}
 	runErr := <-done
+	if ctx.Err() != nil {
+		return 0, ctx.Err() // stopped (Ctrl-C): not a schedule that ran
+	}
 	if driveErr != nil {
 		return 0, driveErr
 	}
