@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/locklab/locklab/repl/explore"
 	"github.com/locklab/locklab/repl/output"
@@ -16,12 +17,39 @@ func isExplore(o Options) bool {
 	return !o.HasLine && len(o.Args) >= 1 && o.Args[0] == "explore"
 }
 
-// runExplore is `locklab explore ...`: Ctrl-C stops the search and
-// reports what ran.
+// runExplore is `locklab explore ...`: Ctrl-C or SIGTERM (`timeout 60
+// locklab explore ...`) stops the search and reports what ran; after
+// SIGTERM locklab then ends by it. A signal locklab was started with
+// ignored stays ignored.
 func runExplore(o Options, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	return exploreArgs(ctx, o, o.Args[1:], stdout, stderr)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(sig) {
+			signal.Notify(sigs, sig)
+		}
+	}
+	defer signal.Stop(sigs)
+	go func() { cancel(stopSignal{<-sigs}) }()
+	status := exploreArgs(ctx, o, o.Args[1:], stdout, stderr)
+	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig == syscall.SIGTERM {
+		dieBy(syscall.SIGTERM)
+	}
+	return status
+}
+
+// stopSignal is the signal that stopped a search.
+type stopSignal struct{ sig os.Signal }
+
+func (s stopSignal) Error() string { return s.sig.String() }
+
+// stoppedBy names what stopped a search: Ctrl-C, or SIGTERM.
+func stoppedBy(ctx context.Context) string {
+	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "Ctrl-C"
 }
 
 // exploreArgs runs a script once per schedule on embedded Redis servers
@@ -70,7 +98,7 @@ func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, 
 		return 0, err
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintln(stdout, r.Summary()+" (Ctrl-C)")
+		fmt.Fprintf(stdout, "%s (%s)\n", r.Summary(), stoppedBy(ctx))
 		return 130, nil
 	}
 	if c.JSON {

@@ -5,9 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/locklab/locklab/repl/output"
 )
 
 // Usage is the explore command's syntax.
@@ -64,7 +68,12 @@ func ParseCommand(args []string) (Command, error) {
 		return c, errors.New("no script to explore\nusage: locklab " + Usage)
 	}
 	c.File, c.Args = rest[0], rest[1:]
-	return c, c.check(choices)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := c.check(choices, set); err != nil {
+		return c, err
+	}
+	return c, c.checkFiles()
 }
 
 // parseAnywhere reads flags before and after the file and its arguments
@@ -87,10 +96,48 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// check refuses flags that contradict each other, and reads --choices.
-func (c *Command) check(choices string) error {
+// checkFiles refuses, before the search, a picture's file with the wrong
+// ending, and a --save onto the script itself (it would overwrite it).
+func (c *Command) checkFiles() error {
+	for _, export := range []struct{ format, file string }{{"svg", c.Picture.SVG}, {"mermaid", c.Picture.Mermaid}} {
+		if export.file == "" {
+			continue
+		}
+		if err := output.CheckExport(export.format, export.file); err != nil {
+			return err
+		}
+	}
+	if c.Save == "" {
+		return nil
+	}
+	return checkSave(c.Save, c.File)
+}
+
+// checkSave refuses, before the search, a --save that could not be
+// written or would overwrite the script: a symbolic link (never
+// followed), a folder that does not exist, the script itself.
+func checkSave(save, file string) error {
+	if fi, err := os.Lstat(save); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", save)
+	}
+	if fi, err := os.Stat(filepath.Dir(save)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--save %s: no folder %s to save it in", save, filepath.Dir(save))
+	}
+	saveTo, err1 := os.Stat(save)
+	script, err2 := os.Stat(file)
+	if err1 == nil && err2 == nil && os.SameFile(saveTo, script) {
+		return fmt.Errorf("--save %s: that is the script being explored: save the schedule under another name", save)
+	}
+	return nil
+}
+
+// check refuses flags that contradict each other or count nothing, and
+// reads --choices; set names the flags given.
+func (c *Command) check(choices string, set map[string]bool) error {
 	switch {
-	case c.Random < 0:
+	case c.Schedules < 0 || c.Steps < 0:
+		return errors.New("--max-schedules N and --max-steps N need N > 0 (leave them out for the defaults)")
+	case set["random"] && c.Random <= 0:
 		return errors.New("--random N needs N > 0 samples")
 	case c.Random > 0 && (c.Preempt || c.Raw):
 		return errors.New("--random samples raw schedules on its own: leave out --preemptions and --no-reduce")
@@ -104,12 +151,12 @@ func (c *Command) check(choices string) error {
 	if err := checkProperty(c.Property); err != nil {
 		return err
 	}
-	return c.readChoices(choices)
+	return c.readChoices(choices, set["choices"])
 }
 
 // readChoices reads --choices 0,1,1.
-func (c *Command) readChoices(choices string) error {
-	if choices == "" {
+func (c *Command) readChoices(choices string, given bool) error {
+	if !given {
 		return nil
 	}
 	c.Choices = []int{}

@@ -1,7 +1,11 @@
 package explore
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +32,94 @@ func TestParseCommand(t *testing.T) {
 		if _, err := ParseCommand(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+
+// TestBadFlags refuses flags that count nothing, instead of quietly
+// running the default search: before, --random 0, --replay "" and
+// negative bounds each ran the whole reduced search.
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--random", "0"}, {"--random", "-1"}, {"--choices", ""}, {"--choices", "0,x"}, {"--replay", "-1"},
+		{"--max-schedules", "-5"}, {"--max-steps", "-1"},
+	} {
+		if _, err := ParseCommand(append(args, "two-bidders.lab")); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+	if c, err := ParseCommand([]string{"x.lab", "--max-schedules", "9"}); err != nil || c.Schedules != 9 {
+		t.Errorf("a flag after the script: %v, %v", c.Schedules, err)
+	}
+	if c, err := ParseCommand([]string{"--", "x.lab", "--json", "-x"}); err != nil || len(c.Args) != 2 {
+		t.Errorf("-- x.lab --json -x: %v, %v", c.Args, err)
+	}
+	c, err := ParseCommand([]string{"--choices", "0,1", "--max-steps", "0", "x.lab"})
+	if err != nil || len(c.Choices) != 2 {
+		t.Errorf("--choices 0,1: %v, %v", c.Choices, err)
+	}
+}
+
+// TestReplayMisfit refuses a choice list that is not one of the search's
+// (a pick past its choice point's options, or too many picks), instead
+// of quietly replaying another schedule.
+func TestReplayMisfit(t *testing.T) {
+	sc := script(t, "testdata/two-bidders.lab")
+	for _, tc := range []struct {
+		choices []int
+		want    string
+	}{
+		{[]int{5}, "choice 1 is 5, but only 2 commands could go there"},
+		{[]int{0, 3, 1}, "choice 2 is 3, but only 2 commands could go there"},
+		{[]int{0, 1, 1, 1, 1}, "5 choices, but this schedule has 3 choice points"},
+	} {
+		_, err := Replay(context.Background(), sc, Options{}, tc.choices, 0)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want %q", tc.choices, err, tc.want)
+		}
+	}
+	for _, choices := range [][]int{{}, {1}, {0, 1, 1}} {
+		if _, err := Replay(context.Background(), sc, Options{}, choices, 0); err != nil {
+			t.Errorf("%v: %v", choices, err)
+		}
+	}
+}
+
+// TestSummaryOne says "1 schedule", not "1 schedules".
+func TestSummaryOne(t *testing.T) {
+	r := &Result{Schedules: 1, Complete: true, Mode: "reduced", Groups: map[string]int{"": 1}}
+	if got, want := r.Summary(), "explored 1 schedule (complete, reduced): 1 all clear"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestOutputsChecked refuses, before any schedule runs, output files that
+// could not be written or would clobber something: the script itself, a
+// symbolic link, a missing folder, a picture with the wrong ending.
+// Before, --save onto the script overwrote it, and the others failed only
+// after the whole search.
+func TestOutputsChecked(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.lab")
+	if err := os.WriteFile(script, []byte("SET a 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(script, filepath.Join(dir, "link.lab")); err != nil {
+		t.Fatal(err)
+	}
+	for flag, file := range map[string]string{
+		"--save": script, "--svg": filepath.Join(dir, "x.png"), "--mermaid": filepath.Join(dir, "x.svg"),
+	} {
+		if _, err := ParseCommand([]string{flag, file, script}); err == nil {
+			t.Errorf("%s %s: no error", flag, file)
+		}
+	}
+	for _, save := range []string{filepath.Join(dir, "link.lab"), filepath.Join(dir, "no", "x.lab")} {
+		if _, err := ParseCommand([]string{"--save", save, script}); err == nil {
+			t.Errorf("--save %s: no error", save)
+		}
+	}
+	if _, err := ParseCommand([]string{"--save", filepath.Join(dir, "new.lab"), "--svg", "a.svg", script}); err != nil {
+		t.Error(err)
 	}
 }

@@ -26,8 +26,10 @@ type access struct {
 var touchesNothing = []string{"PING", "ECHO", "TIME"}
 
 // accessOf reads what a command touches from the command table's key
-// positions and flags; EVAL and its kin by their declared keys.
-func accessOf(args []string) access {
+// positions and flags; EVAL and its kin by their declared keys, when
+// their body (scripts: the bodies this run loaded, by SHA1) touches no
+// other (see keysDeclared).
+func accessOf(args []string, scripts map[string]string) access {
 	if len(args) == 0 {
 		return access{global: true}
 	}
@@ -36,6 +38,13 @@ func accessOf(args []string) access {
 		return access{none: true}
 	}
 	if keys, _, ok := lockargs.EvalKeys(args); ok && len(keys) > 0 {
+		body := args[1]
+		if strings.HasPrefix(name, "EVALSHA") {
+			body = scripts[strings.ToLower(args[1])]
+		}
+		if !keysDeclared(body) {
+			return access{global: true}
+		}
 		return access{keys: keys, read: strings.HasSuffix(name, "_RO")}
 	}
 	cmd, _ := commands.Lookup(args)

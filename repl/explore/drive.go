@@ -57,7 +57,11 @@ func (s *sched) step() bool {
 		s.grant(&s.starts, 0)
 	case len(s.sleepers) > 0 && !s.sleepers[0].deadline.After(s.v.Now()):
 		s.grant(&s.sleepers, 0)
+		s.wakes++
 	case s.turn():
+		s.wakes = 0
+	case s.wakes >= maxSteps:
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it slept " + itoa(maxSteps) + " times with no command between: a loop that never ends?"}
 	case len(s.sleepers) > 0:
 		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
 		s.moved, s.asleep = true, nil // a moved clock may change what a sleeping command does
@@ -90,7 +94,7 @@ func (s *sched) turn() bool {
 	t := can[pick]
 	s.fallAsleep(can[:pick], t)
 	s.countPreemption(can, t)
-	s.last, s.moved, s.lastName = t.name+" "+t.what, false, t.name
+	s.last, s.moved, s.lastName, s.lastArgs = t.name+" "+t.what, false, t.name, t.args
 	s.steps = append(s.steps, s.last)
 	s.inflight = append(s.inflight, s.last)
 	s.grant(&s.turns, slices.Index(s.turns, t))
@@ -143,8 +147,18 @@ func (s *sched) choose(can []*ticket) int {
 	if pick >= n {
 		s.diverged, pick = true, n-1
 	}
-	s.choices = append(s.choices, choice{pick: pick, n: n})
+	s.choices = append(s.choices, choice{pick: pick, n: n, at: len(s.steps), opts: stepsOf(can)})
 	return pick
+}
+
+// stepsOf are the steps that waiting commands would be ("session
+// command").
+func stepsOf(ts []*ticket) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.name + " " + t.what
+	}
+	return out
 }
 
 // sortTickets orders waiting goroutines by what they are, not by when

@@ -3,7 +3,6 @@ package explore
 import (
 	"container/heap"
 	"context"
-	"errors"
 	"slices"
 	"sync"
 )
@@ -29,10 +28,11 @@ type pool struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	pending prefixes   // tasks not taken, smallest first
-	running [][]int    // the prefixes being run
-	done    []*outcome // schedules run, in any order
-	steps   int        // over done
+	pending prefixes        // tasks not taken, smallest first
+	running [][]int         // the prefixes being run
+	done    []*outcome      // schedules run, in any order
+	seen    map[string]seen // what each pending task's parent ran before its choice point
+	steps   int             // over done
 	err     error
 	stopped bool // enough has run for the bound, or an error came
 }
@@ -42,6 +42,7 @@ type pool struct {
 // in depth-first order, and whether none is left.
 func (p *pool) search(workers int) ([]*outcome, bool, error) {
 	p.cond = sync.NewCond(&p.mu)
+	p.seen = map[string]seen{}
 	heap.Push(&p.pending, []int(nil))
 	var wg sync.WaitGroup
 	for range max(workers, 1) {
@@ -93,8 +94,13 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 	defer p.mu.Unlock()
 	defer p.cond.Broadcast()
 	p.running = slices.DeleteFunc(p.running, func(r []int) bool { return slices.Equal(r, prefix) })
-	if err == nil && out.diverged {
-		err = errors.New("a schedule did not replay the same way: the script does something the scheduler does not control")
+	if p.ctx.Err() != nil && err != nil {
+		heap.Push(&p.pending, prefix) // stopped (Ctrl-C): it did not run, and what follows does not count
+		p.stopped = true
+		return
+	}
+	if err == nil {
+		err = p.replayed(prefix, out)
 	}
 	if err != nil {
 		p.err, p.stopped = cmpErr(p.err, err), true
@@ -105,7 +111,9 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 	p.steps += len(out.steps)
 	for i := len(prefix); i < len(out.choices); i++ {
 		for k := 1; k < out.choices[i].n; k++ {
-			heap.Push(&p.pending, append(slices.Clone(out.picks[:i]), k))
+			next := append(slices.Clone(out.picks[:i]), k)
+			heap.Push(&p.pending, next)
+			p.seen[joinInts(next)] = seen{steps: out.steps[:out.choices[i].at], opts: out.choices[i].opts, pick: k}
 		}
 	}
 	p.stopped = p.stopped || p.enough()

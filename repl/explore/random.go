@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -58,50 +59,79 @@ func (p *pct) stepped(name string, n int) {
 	}
 }
 
+// drawn is sample i's schedule, or why it did not run.
+type drawn struct {
+	i   int
+	out *outcome
+	err error
+}
+
 // sample runs o.Random schedules, each with its own priorities, on the
-// pool's workers, and counts each distinct schedule once.
+// pool's workers, and counts each distinct schedule once. It holds only
+// the samples that came back ahead of an earlier one, so N is not
+// bounded by memory; Ctrl-C stops it with the samples counted so far.
 func sample(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*Result, error) {
 	first, err := runOnce(ctx, sc, plan{preemptions: -1})
 	if err != nil {
 		return nil, err
 	}
-	outs := make([]*outcome, o.Random)
-	errs := make([]error, o.Random)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next, results := make(chan int), make(chan drawn)
 	var wg sync.WaitGroup
-	next := make(chan int)
 	for range o.workers() {
 		wg.Go(func() {
 			for i := range next {
-				outs[i], errs[i] = runOnce(ctx, sc, plan{preemptions: -1, pct: newPCT(o.Seed, i, len(first.steps))})
+				out, err := runOnce(ctx, sc, plan{preemptions: -1, pct: newPCT(o.Seed, i, len(first.steps))})
+				results <- drawn{i, out, err}
 			}
 		})
 	}
-	for i := range o.Random {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return countSamples(o, outs, errs, visit)
+	go func() {
+		defer close(next)
+		for i := 0; i < o.Random && ctx.Err() == nil; i++ {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	return countSamples(o, results, cancel, visit)
 }
 
 // countSamples counts the distinct schedules among the samples, in the
-// order they were drawn.
-func countSamples(o Options, outs []*outcome, errs []error, visit func(*outcome)) (*Result, error) {
+// order they were drawn, up to the first that did not run (an error,
+// which stops the others, or Ctrl-C).
+func countSamples(o Options, results <-chan drawn, stop func(), visit func(*outcome)) (*Result, error) {
 	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}
-	seen := map[string]bool{}
-	for i, out := range outs {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out.picks = picks(out.choices)
-		key := fmt.Sprint(out.picks)
-		if !seen[key] {
-			seen[key] = true
-			r.add(out)
-			visit(out)
+	seen, held := map[string]bool{}, map[int]drawn{}
+	n, stopped := 0, error(nil)
+	for d := range results {
+		held[d.i] = d
+		for d, ok := held[n]; ok && stopped == nil; d, ok = held[n] {
+			delete(held, n)
+			if stopped = d.err; stopped != nil {
+				stop()
+				break
+			}
+			n++
+			if d.out.picks = picks(d.out.choices); !seen[fmt.Sprint(d.out.picks)] {
+				seen[fmt.Sprint(d.out.picks)] = true
+				r.add(d.out)
+				visit(d.out)
+			}
 		}
 	}
-	r.Bounded = fmt.Sprintf("%d random samples", o.Random)
+	switch {
+	case stopped == nil:
+		r.Bounded = fmt.Sprintf("%d random samples", o.Random)
+	case errors.Is(stopped, context.Canceled) || errors.Is(stopped, context.DeadlineExceeded):
+		r.Bounded = fmt.Sprintf("stopped after %d of %d random samples", n, o.Random)
+		return r, stopped
+	default:
+		return nil, stopped
+	}
 	return r, nil
 }
 

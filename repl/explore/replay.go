@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -35,6 +36,9 @@ func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) 
 	if out.cut {
 		return nil, fmt.Errorf("--choices %s: every next step there commutes with one explored first; a reduced search's choice lists skip such steps (did it come from a --no-reduce search?)", joinInts(choices))
 	}
+	if err := fits(choices, out.choices); err != nil {
+		return nil, err
+	}
 	return &Schedule{Choices: picks(out.choices), Steps: out.steps, Transcript: out.output,
 		Timeline: out.picture, Failed: out.breaks(o.Property)}, nil
 }
@@ -66,6 +70,25 @@ func ReplayNumber(ctx context.Context, sc Script, o Options, n int, draw int) (*
 	return s, err
 }
 
+// fits reports a choice list that is not one of this search's: a pick
+// past the options of its choice point, or more picks than the schedule
+// has choice points (a list from another script, or from a search with
+// other flags: reduced, --no-reduce, --preemptions).
+func fits(choices []int, met []choice) error {
+	hint := "replay a list the summary printed, with the flags of the search that printed it"
+	for i, c := range met {
+		if i < len(choices) && choices[i] >= c.n {
+			return fmt.Errorf("choices %s: choice %d is %d, but only %d commands could go there (0 to %d): %s",
+				joinInts(choices), i+1, choices[i], c.n, c.n-1, hint)
+		}
+	}
+	if len(choices) > len(met) {
+		return fmt.Errorf("choices %s: %d choices, but this schedule has %d choice points: %s",
+			joinInts(choices), len(choices), len(met), hint)
+	}
+	return nil
+}
+
 // Shortest is the shortest failing schedule run again (nil when none
 // failed); it fails when the run did not take the same steps.
 func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, error) {
@@ -76,8 +99,8 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 	if err != nil {
 		return nil, err
 	}
-	if strings.Join(s.Steps, "\n") != strings.Join(r.shortest.steps, "\n") {
-		return nil, fmt.Errorf("the shortest failing schedule did not replay the same way")
+	if err := sameSteps(r.shortest.steps, s.Steps); err != nil || len(s.Steps) != len(r.shortest.steps) {
+		return nil, fmt.Errorf("the shortest failing schedule did not replay the same way: %w", cmpErr(err, errDiverged))
 	}
 	s.Number = r.shortest.number
 	return s, nil
@@ -88,6 +111,9 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 // It follows no symbolic link.
 func Save(path string, sc Script, s *Schedule) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", path)
+	}
 	if err != nil {
 		return err
 	}

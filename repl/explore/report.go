@@ -42,7 +42,14 @@ func (r *Result) Summary() string {
 		}
 		parts[i] = fmt.Sprintf("%d %s", r.Groups[keys[i]], k)
 	}
-	return fmt.Sprintf("explored %d schedules (%s, %s): %s", r.Schedules, bound, r.Mode, strings.Join(parts, ", "))
+	if len(parts) == 0 {
+		return fmt.Sprintf("explored 0 schedules (%s, %s)", bound, r.Mode) // stopped before one ran
+	}
+	noun := "schedules"
+	if r.Schedules == 1 {
+		noun = "schedule"
+	}
+	return fmt.Sprintf("explored %d %s (%s, %s): %s", r.Schedules, noun, bound, r.Mode, strings.Join(parts, ", "))
 }
 
 // Report prints the summary, how many schedules failed the script's own

@@ -111,13 +111,13 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 // runScript runs the script in its own goroutine while the scheduler
 // drives it, and returns its exit status.
 func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
 		src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
 			Whole: true, Precheck: true, Summary: sc.Name}
-		err := sh.Run(ctx, src)
+		err := sh.Run(run, src)
 		s.runDone()
 		done <- err
 	}()
@@ -126,11 +126,14 @@ func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, 
 		cancel()
 	}
 	runErr := <-done
+	if ctx.Err() != nil {
+		return 0, ctx.Err() // stopped (Ctrl-C): not a schedule that ran
+	}
 	if driveErr != nil {
 		return 0, driveErr
 	}
 	if msg := words.Describe(runErr); msg != "" {
-		return words.ExitCode(runErr), &scriptError{msg}
+		return words.ExitCode(runErr), &scriptError{strings.TrimPrefix(msg, "locklab: ")} // the caller says locklab
 	}
 	return words.ExitCode(runErr), nil
 }

@@ -47,11 +47,14 @@ type sched struct {
 	moved    bool      // virtual time moved since the last step
 	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
 	seq      int
-	choices  []choice  // every choice point met, and what was picked
-	steps    []string  // the commands, in the order they went
-	asleep   []*ticket // waiting commands another schedule runs first (sleep sets; see reduce.go)
-	lastName string    // the session of the last step
-	preempts int       // steps that took the turn from a session that could go on
+	choices  []choice          // every choice point met, and what was picked
+	steps    []string          // the commands, in the order they went
+	asleep   []*ticket         // waiting commands another schedule runs first (sleep sets; see reduce.go)
+	lastName string            // the session of the last step
+	lastArgs []string          // and its command's words
+	preempts int               // steps that took the turn from a session that could go on
+	wakes    int               // sleepers woken since the last step
+	scripts  map[string]string // the scripts loaded so far, by SHA1
 }
 
 // ticket is a goroutine waiting for the scheduler.
@@ -64,8 +67,12 @@ type ticket struct {
 	ok         chan struct{}
 }
 
-// choice is a choice point: n sessions could go, pick went.
-type choice struct{ pick, n int }
+// choice is a choice point: n sessions could go (opts, their steps),
+// pick went, after at steps.
+type choice struct {
+	pick, n, at int
+	opts        []string
+}
 
 var (
 	_ clock.Clock  = (*sched)(nil)
@@ -76,7 +83,7 @@ var (
 // newSched makes the scheduler of one schedule; the script's own
 // goroutine counts as active from the start.
 func newSched(v *clock.Virtual, p plan) *sched {
-	s := &sched{v: v, prefix: p.prefix, plan: p, active: 1}
+	s := &sched{v: v, prefix: p.prefix, plan: p, active: 1, scripts: map[string]string{}}
 	s.cond = sync.NewCond(&s.mu)
 	return s
 }
@@ -104,12 +111,26 @@ func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
 
 // Turn waits until the scheduler picks this command.
 func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
-	t := &ticket{name: name, what: strings.Join(args, " "), args: args, acc: accessOf(args)}
+	t := &ticket{name: name, what: strings.Join(args, " "), args: args, acc: s.access(args)}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
 	}
 	step := t.name + " " + t.what
 	return func() { s.replied(step) }, nil // the session stays active until it waits again
+}
+
+// access is what a command touches; it keeps the body of a script the
+// command loads (SCRIPT LOAD, EVAL), for an EVALSHA of it later.
+func (s *sched) access(args []string) access {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case len(args) == 3 && strings.EqualFold(args[0], "SCRIPT") && strings.EqualFold(args[1], "LOAD"):
+		s.scripts[sha(args[2])] = args[2]
+	case len(args) > 1 && strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") && !strings.HasPrefix(strings.ToUpper(args[0]), "EVALSHA"):
+		s.scripts[sha(args[1])] = args[1]
+	}
+	return accessOf(args, s.scripts)
 }
 
 // replied takes a command whose reply came back off the in-flight list.

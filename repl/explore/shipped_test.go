@@ -13,7 +13,7 @@ import (
 
 // summaryShape is a summary line: how many schedules, complete or the
 // bound, then the groups (bug kinds joined by +, or all clear).
-var summaryShape = regexp.MustCompile(`^explored (\d+) schedules \((complete|bounded at \d+ (schedules|steps)), (raw|reduced)\): \d+ ([A-Z +]+|all clear)(, \d+ ([A-Z +]+|all clear))*$`)
+var summaryShape = regexp.MustCompile(`^explored (\d+) schedules? \((complete|bounded at \d+ (schedules|steps)), (raw|reduced)\): \d+ ([A-Z +]+|all clear)(, \d+ ([A-Z +]+|all clear))*$`)
 
 // shipped says, from each lesson script's own comments, what every
 // schedule must show (all) and what none may (none); "" in all means

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,7 @@ func (e *StuckError) Error() string {
 // unbounded number of times on a clock that does not move while it does.
 // Called with s.mu held.
 func (s *sched) repeats(t *ticket) bool {
-	return !s.moved && s.last == t.name+" "+t.what && readOnly(t.args)
+	return !s.moved && s.lastName == t.name && slices.Equal(s.lastArgs, t.args) && readOnly(t.args)
 }
 
 // readOnly reports whether Redis documents the command as read-only.

@@ -65,6 +65,20 @@ func TestLoopBounded(t *testing.T) {
 	}
 }
 
+// TestSleepLoopBounded: a loop that only sleeps, with no command, is
+// stopped too; before, virtual time moved on for ever.
+func TestSleepLoopBounded(t *testing.T) {
+	for _, text := range []string{"while :; do sleep 1; done\n", "f() { while :; do sleep 1; done; }\nf &\nSET a 1\n"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err := Explore(ctx, inline("sleeps.lab", text), Options{})
+		cancel()
+		var stuck *StuckError
+		if !errors.As(err, &stuck) || !strings.Contains(stuck.Why, "slept 5000 times") {
+			t.Errorf("%q: got %v", text, err)
+		}
+	}
+}
+
 // TestRefused: scripts that need real servers, or run load, are refused
 // before anything runs, naming the line and the word.
 func TestRefused(t *testing.T) {
@@ -78,5 +92,14 @@ func TestRefused(t *testing.T) {
 	}
 	if _, err := Explore(context.Background(), inline("ok.lab", "echo cluster up\n"), Options{}); err != nil {
 		t.Errorf("cluster as an argument is not the word: %v", err)
+	}
+}
+
+// TestSyntaxError names the script's line and column once, without a
+// second "locklab:" inside the caller's.
+func TestSyntaxError(t *testing.T) {
+	_, err := Explore(context.Background(), inline("bad.lab", "SET a 1\nif [ x = y ]; then\n  GET a\n"), Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.lab:2:1: ") {
+		t.Errorf("got %v", err)
 	}
 }

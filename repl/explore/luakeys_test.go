@@ -1,0 +1,36 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/locklab/locklab/repl/check"
+)
+
+// TestKeysDeclared trusts a script's declared keys only when its body
+// reaches Redis through KEYS alone.
+func TestKeysDeclared(t *testing.T) {
+	for body, want := range map[string]bool{
+		"if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end": true,
+		"return redis.call('PEXPIRE', KEYS[1], ARGV[2])":                                                    true,
+		check.FencedWriteScript: true,
+		"redis.pcall(\"SET\", KEYS[1], 'x, y') return redis.call('TIME')": true,
+		"return redis.call('RENAME', KEYS[1], KEYS[2])":                   true,
+		"redis.call('SET','other','A') return 1":                          false,
+		"return redis.call('GET', KEYS[1]..':x')":                         false,
+		"return redis.call('DEL', KEYS[1], 'other')":                      false,
+		"return redis.call('RENAME', KEYS[1], 'other')":                   false,
+		"local c = redis.call; return c('SET', 'other', 1)":               false,
+		"local r = redis; return r.call('SET', 'other', 1)":               false,
+		"return redis['call']('SET', 'other', 1)":                         false,
+		"return _G.redis.call('GET', KEYS[1])":                            false,
+		"return redis.call(ARGV[1], KEYS[1])":                             false,
+		"return redis.call('FLUSHALL')":                                   false,
+		"return redis.call('KEYS', '*')":                                  false,
+		"return redis.call('GET', KEYS[1]":                                false,
+		"":                                                                false,
+	} {
+		if got := keysDeclared(body); got != want {
+			t.Errorf("%q: got %v, want %v", body, got, want)
+		}
+	}
+}
