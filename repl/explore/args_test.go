@@ -35,7 +35,6 @@ func TestParseCommand(t *testing.T) {
 	}
 }
 
-
 // TestBadFlags refuses flags that count nothing, instead of quietly
 // running the default search: before, --random 0, --replay "" and
 // negative bounds each ran the whole reduced search.
