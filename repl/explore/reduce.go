@@ -33,7 +33,7 @@ func (s *sched) fallAsleep(before []*ticket, t *ticket) {
 	}
 	var next []*ticket
 	for _, u := range slices.Concat(s.asleep, before) {
-		if u != t && u.acc.commutes(t.acc) && !slices.Contains(next, u) {
+		if u != t && u.acc.Commutes(t.acc) && !slices.Contains(next, u) {
 			next = append(next, u)
 		}
 	}

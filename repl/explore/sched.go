@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/commute"
 	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/session"
 )
@@ -47,22 +48,22 @@ type sched struct {
 	moved    bool      // virtual time moved since the last step
 	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
 	seq      int
-	choices  []choice          // every choice point met, and what was picked
-	steps    []string          // the commands, in the order they went
-	asleep   []*ticket         // waiting commands another schedule runs first (sleep sets; see reduce.go)
-	lastName string            // the session of the last step
-	lastArgs []string          // and its command's words
-	preempts int               // steps that took the turn from a session that could go on
-	wakes    int               // sleepers woken since the last step
-	scripts  map[string]string // the scripts loaded so far, by SHA1
+	choices  []choice        // every choice point met, and what was picked
+	steps    []string        // the commands, in the order they went
+	asleep   []*ticket       // waiting commands another schedule runs first (sleep sets; see reduce.go)
+	lastName string          // the session of the last step
+	lastArgs []string        // and its command's words
+	preempts int             // steps that took the turn from a session that could go on
+	wakes    int             // sleepers woken since the last step
+	scripts  commute.Scripts // the scripts loaded so far, by SHA1
 }
 
 // ticket is a goroutine waiting for the scheduler.
 type ticket struct {
 	name, what string
-	args       []string  // a command's (turns only)
-	acc        access    // what the command touches (turns only)
-	deadline   time.Time // sleepers only
+	args       []string       // a command's (turns only)
+	acc        commute.Access // what the command touches (turns only)
+	deadline   time.Time      // sleepers only
 	seq        int
 	ok         chan struct{}
 }
@@ -121,16 +122,13 @@ func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), e
 
 // access is what a command touches; it keeps the body of a script the
 // command loads (SCRIPT LOAD, EVAL), for an EVALSHA of it later.
-func (s *sched) access(args []string) access {
+func (s *sched) access(args []string) commute.Access {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case len(args) == 3 && strings.EqualFold(args[0], "SCRIPT") && strings.EqualFold(args[1], "LOAD"):
-		s.scripts[sha(args[2])] = args[2]
-	case len(args) > 1 && strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") && !strings.HasPrefix(strings.ToUpper(args[0]), "EVALSHA"):
-		s.scripts[sha(args[1])] = args[1]
+	if len(args) > 0 {
+		s.scripts.Learn(args)
 	}
-	return accessOf(args, s.scripts)
+	return commute.Of(args, s.scripts)
 }
 
 // replied takes a command whose reply came back off the in-flight list.

@@ -1,4 +1,4 @@
-package explore
+package commute
 
 import (
 	"crypto/sha1"
