@@ -40,10 +40,10 @@ func (p *pool) replayed(prefix []int, out *outcome) error {
 	if err := sameSteps(append(slices.Clip(was.steps), was.opts[was.pick]), out.steps); err != nil {
 		return fmt.Errorf("choices %s: %w", key, err)
 	}
-	if i >= len(out.choices) || !slices.Equal(out.choices[i].opts, was.opts) {
+	if i >= len(out.choices) || !slices.Equal(out.choices[i].Opts, was.opts) {
 		var now []string
 		if i < len(out.choices) {
-			now = out.choices[i].opts
+			now = out.choices[i].Opts
 		}
 		return fmt.Errorf("choices %s: at step %d, one run could go on with %s, another with %s: %w",
 			key, len(was.steps)+1, strings.Join(was.opts, " or "), cmp.Or(strings.Join(now, " or "), "none"), errDiverged)

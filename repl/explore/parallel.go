@@ -110,10 +110,10 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 	p.done = append(p.done, out)
 	p.steps += len(out.steps)
 	for i := len(prefix); i < len(out.choices); i++ {
-		for k := 1; k < out.choices[i].n; k++ {
+		for k := 1; k < out.choices[i].N; k++ {
 			next := append(slices.Clone(out.picks[:i]), k)
 			heap.Push(&p.pending, next)
-			p.seen[joinInts(next)] = seen{steps: out.steps[:out.choices[i].at], opts: out.choices[i].opts, pick: k}
+			p.seen[joinInts(next)] = seen{steps: out.steps[:out.choices[i].At], opts: out.choices[i].Opts, pick: k}
 		}
 	}
 	p.stopped = p.stopped || p.enough()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/locklab/locklab/repl/sched"
 	"github.com/locklab/locklab/repl/timeline"
 )
 
@@ -74,12 +75,12 @@ func ReplayNumber(ctx context.Context, sc Script, o Options, n int, draw int) (*
 // past the options of its choice point, or more picks than the schedule
 // has choice points (a list from another script, or from a search with
 // other flags: reduced, --no-reduce, --preemptions).
-func fits(choices []int, met []choice) error {
+func fits(choices []int, met []sched.Choice) error {
 	hint := "replay a list the summary printed, with the flags of the search that printed it"
 	for i, c := range met {
-		if i < len(choices) && choices[i] >= c.n {
+		if i < len(choices) && choices[i] >= c.N {
 			return fmt.Errorf("choices %s: choice %d is %d, but only %d commands could go there (0 to %d): %s",
-				joinInts(choices), i+1, choices[i], c.n, c.n-1, hint)
+				joinInts(choices), i+1, choices[i], c.N, c.N-1, hint)
 		}
 	}
 	if len(choices) > len(met) {

@@ -14,6 +14,7 @@ import (
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/probe"
+	"github.com/locklab/locklab/repl/sched"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/shell"
@@ -35,7 +36,7 @@ var start = time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
 
 // outcome is what one schedule did.
 type outcome struct {
-	choices  []choice
+	choices  []sched.Choice
 	picks    []int // the choices' picks: the schedule's place in depth-first order
 	steps    []string
 	bad      []check.Kind // the verdict's bug kinds, sorted
@@ -70,14 +71,14 @@ func (o *outcome) breaks(property string) bool {
 // runOnce runs sc once on a fresh embedded Redis, under a scheduler
 // that replays p's prefix and takes the first choice after it.
 func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
-	s := newSched(clock.NewVirtual(start), p)
+	s := sched.New(clock.NewVirtual(start), p.Plan)
 	e, err := server.StartInProcess(s)
 	if err != nil {
 		return nil, err
 	}
 	defer e.Close()
 	set := session.NewSet(session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: e})
-	set.SetClock(s.stamp)
+	set.SetClock(s.Stamp)
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
 	defer set.Close()
 	out := &lockedBuffer{}
@@ -89,8 +90,9 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	}
 	defer sh.Close()
 	status, err := runScript(ctx, s, sh, sc)
-	o := &outcome{choices: s.choices, steps: s.steps, status: status, diverged: s.diverged, preempts: s.preempts}
-	if errors.Is(err, errEquivalent) {
+	ran := s.Ran()
+	o := &outcome{choices: ran.Choices, steps: ran.Steps, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
+	if errors.Is(err, sched.ErrEquivalent) {
 		o.cut = true
 		return o, nil
 	}
@@ -110,7 +112,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 
 // runScript runs the script in its own goroutine while the scheduler
 // drives it, and returns its exit status.
-func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, error) {
+func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script) (int, error) {
 	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
@@ -118,10 +120,10 @@ func runScript(ctx context.Context, s *sched, sh *shell.Shell, sc Script) (int, 
 		src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
 			Whole: true, Precheck: true, Summary: sc.Name}
 		err := sh.Run(run, src)
-		s.runDone()
+		s.RunDone()
 		done <- err
 	}()
-	driveErr := s.drive()
+	driveErr := s.Drive()
 	if driveErr != nil {
 		cancel()
 	}

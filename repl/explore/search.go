@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/locklab/locklab/repl/sched"
 )
 
 // Bound limits a search: it stops after Schedules schedules or once
@@ -104,13 +106,22 @@ func (o Options) flags() string {
 	return b.String()
 }
 
+// plan is how one schedule is run: the scheduler's plan, and what a
+// replay keeps of it.
+type plan struct {
+	sched.Plan
+	picture bool // keep the run's timeline
+	draw    int  // and draw it this wide at the end of the transcript (0: not)
+	color   bool // a replay's transcript in colour
+}
+
 // plan is the schedule plan for a prefix under o.
 func (o Options) plan(prefix []int) plan {
-	p := plan{prefix: prefix, reduce: !o.Raw && !o.Preempt && o.Random == 0, preemptions: -1}
+	p := sched.Plan{Prefix: prefix, Reduce: !o.Raw && !o.Preempt && o.Random == 0, Preemptions: -1}
 	if o.Preempt {
-		p.preemptions = o.Preemptions
+		p.Preemptions = o.Preemptions
 	}
-	return p
+	return plan{Plan: p}
 }
 
 // Result is what a search found.
@@ -215,14 +226,14 @@ func shorter(a, b *outcome) bool {
 // nextPrefix is the choice list of the next schedule depth first: the
 // last choice point with an option left takes its next option, and the
 // ones after it start over. It reports false when there is none.
-func nextPrefix(cs []choice) ([]int, bool) {
+func nextPrefix(cs []sched.Choice) ([]int, bool) {
 	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].pick+1 < cs[i].n {
+		if cs[i].Pick+1 < cs[i].N {
 			next := make([]int, i+1)
 			for j := range i {
-				next[j] = cs[j].pick
+				next[j] = cs[j].Pick
 			}
-			next[i] = cs[i].pick + 1
+			next[i] = cs[i].Pick + 1
 			return next, true
 		}
 	}
@@ -230,10 +241,10 @@ func nextPrefix(cs []choice) ([]int, bool) {
 }
 
 // Picks is a schedule's choice list, for replaying it.
-func picks(cs []choice) []int {
+func picks(cs []sched.Choice) []int {
 	out := make([]int, len(cs))
 	for i, c := range cs {
-		out[i] = c.pick
+		out[i] = c.Pick
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locklab/locklab/repl/sched"
 )
 
 func inline(name, text string) Script {
@@ -16,13 +18,13 @@ func inline(name, text string) Script {
 // empty list, timeout 0) stops the schedule at its step, named, as
 // waiting on the wall clock.
 func TestStuckBlocking(t *testing.T) {
-	defer func(d time.Duration) { stallAfter = d }(stallAfter)
-	stallAfter = 200 * time.Millisecond
+	defer func(d time.Duration) { sched.StallAfter = d }(sched.StallAfter)
+	sched.StallAfter = 200 * time.Millisecond
 	began := time.Now()
 	_, err := Explore(context.Background(), inline("blocks.lab", "SET a 1\nBLPOP q 0\nGET a\n"), Options{})
-	var stuck *StuckError
+	var stuck *sched.StuckError
 	if !errors.As(err, &stuck) {
-		t.Fatalf("want a StuckError, got %v", err)
+		t.Fatalf("want a sched.StuckError, got %v", err)
 	}
 	// SET is step 1; BLPOP, step 2, is the one that never returns.
 	if stuck.Step != 2 || stuck.What != "main BLPOP q 0" || !strings.HasPrefix(stuck.Why, "it waits on the wall clock") {
@@ -39,7 +41,7 @@ func TestStuckBlocking(t *testing.T) {
 func TestStuckPolling(t *testing.T) {
 	sc := inline("polls.lab", "SET a 1\nuntil [ \"$(EXISTS lock)\" = 1 ]; do :; done\n")
 	_, err := Explore(context.Background(), sc, Options{})
-	var stuck *StuckError
+	var stuck *sched.StuckError
 	if !errors.As(err, &stuck) || stuck.Step != 3 || stuck.What != "main EXISTS lock" || !strings.Contains(stuck.Why, "polls") {
 		t.Errorf("got %v", err)
 	}
@@ -56,11 +58,11 @@ func TestPollThenSleep(t *testing.T) {
 }
 
 // TestLoopBounded: a loop that never ends, stepping on, is stopped at
-// maxSteps.
+// sched.MaxSteps.
 func TestLoopBounded(t *testing.T) {
 	_, err := Explore(context.Background(), inline("loop.lab", "while :; do INCR n; done\n"), Options{})
-	var stuck *StuckError
-	if !errors.As(err, &stuck) || stuck.Step != maxSteps {
+	var stuck *sched.StuckError
+	if !errors.As(err, &stuck) || stuck.Step != sched.MaxSteps {
 		t.Errorf("got %v", err)
 	}
 }
@@ -72,7 +74,7 @@ func TestSleepLoopBounded(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		_, err := Explore(ctx, inline("sleeps.lab", text), Options{})
 		cancel()
-		var stuck *StuckError
+		var stuck *sched.StuckError
 		if !errors.As(err, &stuck) || !strings.Contains(stuck.Why, "slept 5000 times") {
 			t.Errorf("%q: got %v", text, err)
 		}

@@ -1,4 +1,4 @@
-package explore
+package sched
 
 import (
 	"context"
@@ -13,25 +13,25 @@ import (
 	"github.com/locklab/locklab/repl/session"
 )
 
-// stallAfter bounds, in wall-clock time, how long one schedule may go
+// StallAfter bounds, in wall-clock time, how long one schedule may go
 // without the scheduler being able to decide anything (a command the
 // server does not answer, a goroutine blocked somewhere it cannot see):
 // the run is stopped and reported as stuck.
-var stallAfter = 3 * time.Second // a variable: tests shorten it
+var StallAfter = 3 * time.Second // a variable: tests shorten it
 
-// maxSteps bounds one schedule: a script still running after so many
+// MaxSteps bounds one schedule: a script still running after so many
 // steps (a loop that never ends) is stopped and reported as stuck.
-const maxSteps = 5000
+const MaxSteps = 5000
 
 // sched runs one schedule: it is the run's gate (one command at a time),
 // its clock (virtual time) and its shell's tracker (jobs). It counts the
 // goroutines doing local work (active); when none is, it lets exactly one
 // thing happen: a job start, a sleeper's wake-up, or a session's command,
 // the last chosen by the choice list (prefix).
-type sched struct {
+type Sched struct {
 	v      *clock.Virtual
 	prefix []int
-	plan   plan
+	plan   Plan
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -48,7 +48,7 @@ type sched struct {
 	moved    bool      // virtual time moved since the last step
 	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
 	seq      int
-	choices  []choice        // every choice point met, and what was picked
+	choices  []Choice        // every choice point met, and what was picked
 	steps    []string        // the commands, in the order they went
 	asleep   []*ticket       // waiting commands another schedule runs first (sleep sets; see reduce.go)
 	lastName string          // the session of the last step
@@ -68,41 +68,40 @@ type ticket struct {
 	ok         chan struct{}
 }
 
-// choice is a choice point: n sessions could go (opts, their steps),
-// pick went, after at steps.
-type choice struct {
-	pick, n, at int
-	opts        []string
+// Choice is a choice point of a schedule.
+type Choice struct {
+	Pick, N, At int      // N commands could go, Pick went; At steps had run
+	Opts        []string // the commands that could go ("session command")
 }
 
 var (
-	_ clock.Clock  = (*sched)(nil)
-	_ session.Gate = (*sched)(nil)
-	_ jobs.Tracker = (*sched)(nil)
+	_ clock.Clock  = (*Sched)(nil)
+	_ session.Gate = (*Sched)(nil)
+	_ jobs.Tracker = (*Sched)(nil)
 )
 
-// newSched makes the scheduler of one schedule; the script's own
+// New makes the scheduler of one schedule; the script's own
 // goroutine counts as active from the start.
-func newSched(v *clock.Virtual, p plan) *sched {
-	s := &sched{v: v, prefix: p.prefix, plan: p, active: 1, scripts: map[string]string{}}
+func New(v *clock.Virtual, p Plan) *Sched {
+	s := &Sched{v: v, prefix: p.Prefix, plan: p, active: 1, scripts: map[string]string{}}
 	s.cond = sync.NewCond(&s.mu)
 	return s
 }
 
 // Now is the virtual time.
-func (s *sched) Now() time.Time { return s.v.Now() }
+func (s *Sched) Now() time.Time { return s.v.Now() }
 
-// stamp is the time events are stamped with: virtual time, plus a
+// Stamp is the time events are stamped with: virtual time, plus a
 // nanosecond per step so far, so that steps at the same virtual instant
 // are ordered as the server ran them (the annotator compares times).
-func (s *sched) stamp() time.Time {
+func (s *Sched) Stamp() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.v.Now().Add(time.Duration(len(s.steps)))
 }
 
 // Sleep waits until the scheduler has moved virtual time d on.
-func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
+func (s *Sched) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -111,7 +110,7 @@ func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Turn waits until the scheduler picks this command.
-func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
+func (s *Sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
 	t := &ticket{name: name, what: strings.Join(args, " "), args: args, acc: s.access(args)}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
@@ -122,7 +121,7 @@ func (s *sched) Turn(ctx context.Context, name string, args []string) (func(), e
 
 // access is what a command touches; it keeps the body of a script the
 // command loads (SCRIPT LOAD, EVAL), for an EVALSHA of it later.
-func (s *sched) access(args []string) commute.Access {
+func (s *Sched) access(args []string) commute.Access {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(args) > 0 {
@@ -132,7 +131,7 @@ func (s *sched) access(args []string) commute.Access {
 }
 
 // replied takes a command whose reply came back off the in-flight list.
-func (s *sched) replied(step string) {
+func (s *Sched) replied(step string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i := slices.Index(s.inflight, step); i >= 0 {
@@ -142,7 +141,7 @@ func (s *sched) replied(step string) {
 
 // block puts t on list and waits until the scheduler lets it go (it
 // counts the goroutine active again as it does), or ctx ends.
-func (s *sched) block(ctx context.Context, list *[]*ticket, t *ticket) error {
+func (s *Sched) block(ctx context.Context, list *[]*ticket, t *ticket) error {
 	s.mu.Lock()
 	s.seq++
 	t.seq, t.ok = s.seq, make(chan struct{})
@@ -162,7 +161,7 @@ func (s *sched) block(ctx context.Context, list *[]*ticket, t *ticket) error {
 }
 
 // leave takes a cancelled t off list; one let go meanwhile went on.
-func (s *sched) leave(ctx context.Context, list *[]*ticket, t *ticket) error {
+func (s *Sched) leave(ctx context.Context, list *[]*ticket, t *ticket) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.Index(*list, t)
@@ -172,4 +171,19 @@ func (s *sched) leave(ctx context.Context, list *[]*ticket, t *ticket) error {
 	*list = slices.Delete(*list, i, i+1)
 	s.active++
 	return ctx.Err()
+}
+
+// Ran is what a schedule did.
+type Ran struct {
+	Choices  []Choice // every choice point met, and what was picked
+	Steps    []string // the commands, in the order they went ("session command")
+	Diverged bool     // the prefix did not fit the run (a choice past its options)
+	Preempts int      // steps that took the turn from a session that could go on
+}
+
+// Ran is what the schedule did, once Drive has returned.
+func (s *Sched) Ran() Ran {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Ran{Choices: s.choices, Steps: s.steps, Diverged: s.diverged, Preempts: s.preempts}
 }

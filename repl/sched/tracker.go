@@ -1,10 +1,10 @@
-package explore
+package sched
 
 import "context"
 
 // JobStarting counts a job active before its goroutine exists, so that
 // the scheduler never decides without it.
-func (s *sched) JobStarting() {
+func (s *Sched) JobStarting() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.active++
@@ -14,13 +14,13 @@ func (s *sched) JobStarting() {
 // JobBegins holds a starting job until the scheduler starts it: jobs
 // start one at a time, by session name, so what they print before their
 // first command comes out in the same order in every run.
-func (s *sched) JobBegins(ctx context.Context, name string) {
+func (s *Sched) JobBegins(ctx context.Context, name string) {
 	_ = s.block(ctx, &s.starts, &ticket{name: name})
 }
 
 // JobEnded counts a job gone; when the last one ends, the shells waiting
 // for their jobs go on.
-func (s *sched) JobEnded() {
+func (s *Sched) JobEnded() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.active--
@@ -34,7 +34,7 @@ func (s *sched) JobEnded() {
 
 // Waiting counts a shell that waits for its jobs as waiting, until they
 // have all ended (a `wait PID` is taken as a plain `wait`).
-func (s *sched) Waiting() {
+func (s *Sched) Waiting() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.jobs > 0 {
@@ -44,8 +44,8 @@ func (s *sched) Waiting() {
 	}
 }
 
-// runDone is called as the script's Run returns.
-func (s *sched) runDone() {
+// RunDone is called as the script's Run returns.
+func (s *Sched) RunDone() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.active--

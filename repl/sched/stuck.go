@@ -1,4 +1,4 @@
-package explore
+package sched
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ func (e *StuckError) Error() string {
 // another session has stepped or time has moved, instead of polling an
 // unbounded number of times on a clock that does not move while it does.
 // Called with s.mu held.
-func (s *sched) repeats(t *ticket) bool {
+func (s *Sched) repeats(t *ticket) bool {
 	return !s.moved && s.lastName == t.name && slices.Equal(s.lastArgs, t.args) && readOnly(t.args)
 }
 
@@ -39,7 +39,7 @@ func readOnly(args []string) bool {
 
 // spinning is the error of a schedule in which only repeated polls are
 // left: nothing else will ever run, and no time is left to pass.
-func (s *sched) spinning() *StuckError {
+func (s *Sched) spinning() *StuckError {
 	var who []string
 	for _, t := range s.turns {
 		who = append(who, t.name+" "+t.what)
@@ -49,12 +49,12 @@ func (s *sched) spinning() *StuckError {
 }
 
 // stalled is the error of a schedule that nothing moved on for
-// stallAfter of wall-clock time. Called with s.mu held.
-func (s *sched) stalled() *StuckError {
-	why := fmt.Sprintf("it waits on the wall clock: no reply in %s", stallAfter)
+// StallAfter of wall-clock time. Called with s.mu held.
+func (s *Sched) stalled() *StuckError {
+	why := fmt.Sprintf("it waits on the wall clock: no reply in %s", StallAfter)
 	if len(s.inflight) == 0 {
 		return &StuckError{Step: len(s.steps), What: "local work between steps",
-			Why: fmt.Sprintf("it waits on the wall clock: %s with no command and no sleep", stallAfter)}
+			Why: fmt.Sprintf("it waits on the wall clock: %s with no command and no sleep", StallAfter)}
 	}
 	what := strings.Join(s.inflight, ", ")
 	if c, _ := commands.Lookup(strings.Fields(s.inflight[0])[1:]); c != nil && c.Is(commands.FlagBlocking) {

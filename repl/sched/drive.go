@@ -1,4 +1,4 @@
-package explore
+package sched
 
 import (
 	"cmp"
@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// drive lets the run's goroutines go one at a time until the script
+// Drive lets the run's goroutines go one at a time until the script
 // ends. It returns a *StuckError when the schedule cannot go on: nothing
-// decided for stallAfter of wall-clock time, only polls left that nothing
-// can change, or more than maxSteps steps.
-func (s *sched) drive() error {
-	watchdog := time.AfterFunc(stallAfter, s.stall)
+// decided for StallAfter of wall-clock time, only polls left that nothing
+// can change, or more than MaxSteps steps.
+func (s *Sched) Drive() error {
+	watchdog := time.AfterFunc(StallAfter, s.stall)
 	defer watchdog.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -24,7 +24,7 @@ func (s *sched) drive() error {
 		case s.err != nil:
 			return s.err
 		case stepped:
-			watchdog.Reset(stallAfter)
+			watchdog.Reset(StallAfter)
 		case s.finished:
 			return nil
 		default:
@@ -33,8 +33,8 @@ func (s *sched) drive() error {
 	}
 }
 
-// stall stops a schedule that nothing moved on for stallAfter.
-func (s *sched) stall() {
+// stall stops a schedule that nothing moved on for StallAfter.
+func (s *Sched) stall() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err == nil {
@@ -50,7 +50,7 @@ func (s *sched) stall() {
 // A poll that would only read again what it has just read waits for
 // something else to happen first (see repeats). It reports false when
 // nothing waits. Called with s.mu held.
-func (s *sched) step() bool {
+func (s *Sched) step() bool {
 	switch {
 	case len(s.starts) > 0:
 		sortTickets(s.starts)
@@ -60,8 +60,8 @@ func (s *sched) step() bool {
 		s.wakes++
 	case s.turn():
 		s.wakes = 0
-	case s.wakes >= maxSteps:
-		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it slept " + itoa(maxSteps) + " times with no command between: a loop that never ends?"}
+	case s.wakes >= MaxSteps:
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it slept " + itoa(MaxSteps) + " times with no command between: a loop that never ends?"}
 	case len(s.sleepers) > 0:
 		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
 		s.moved, s.asleep = true, nil // a moved clock may change what a sleeping command does
@@ -75,18 +75,18 @@ func (s *sched) step() bool {
 
 // turn lets one waiting command go, the choice among those that are not
 // repeats and not asleep; it reports false when there is none. When only
-// sleeping commands could go, the schedule is cut (errEquivalent).
-func (s *sched) turn() bool {
+// sleeping commands could go, the schedule is cut (ErrEquivalent).
+func (s *Sched) turn() bool {
 	sortTickets(s.turns)
 	can, sleeping := s.options()
 	if len(can) == 0 {
 		if sleeping {
-			s.err = errEquivalent
+			s.err = ErrEquivalent
 		}
 		return sleeping
 	}
-	if len(s.steps) >= maxSteps {
-		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(maxSteps) + " steps and has not ended: a loop that never ends?"}
+	if len(s.steps) >= MaxSteps {
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(MaxSteps) + " steps and has not ended: a loop that never ends?"}
 		return true
 	}
 	can = s.bound(can)
@@ -104,7 +104,7 @@ func (s *sched) turn() bool {
 // options are the waiting commands that may go now: not a repeated poll
 // and not asleep. sleeping reports whether a command was left out only
 // because it sleeps.
-func (s *sched) options() (can []*ticket, sleeping bool) {
+func (s *Sched) options() (can []*ticket, sleeping bool) {
 	for _, t := range s.turns {
 		switch {
 		case s.repeats(t):
@@ -118,7 +118,7 @@ func (s *sched) options() (can []*ticket, sleeping bool) {
 }
 
 // grant lets the i-th ticket of list go, counting its goroutine active.
-func (s *sched) grant(list *[]*ticket, i int) {
+func (s *Sched) grant(list *[]*ticket, i int) {
 	t := (*list)[i]
 	*list = slices.Delete(*list, i, i+1)
 	s.active++
@@ -129,10 +129,10 @@ func (s *sched) grant(list *[]*ticket, i int) {
 // while it lasts, then the first (or, in a random search, the one of
 // the session with the highest priority). A single command is no
 // choice.
-func (s *sched) choose(can []*ticket) int {
+func (s *Sched) choose(can []*ticket) int {
 	n := len(can)
-	if s.plan.pct != nil {
-		s.plan.pct.stepped(s.lastName, len(s.steps))
+	if s.plan.PCT != nil {
+		s.plan.PCT.stepped(s.lastName, len(s.steps))
 	}
 	if n == 1 {
 		return 0
@@ -141,13 +141,13 @@ func (s *sched) choose(can []*ticket) int {
 	switch at := len(s.choices); {
 	case at < len(s.prefix):
 		pick = s.prefix[at]
-	case s.plan.pct != nil:
-		pick = s.plan.pct.pick(can)
+	case s.plan.PCT != nil:
+		pick = s.plan.PCT.pick(can)
 	}
 	if pick >= n {
 		s.diverged, pick = true, n-1
 	}
-	s.choices = append(s.choices, choice{pick: pick, n: n, at: len(s.steps), opts: stepsOf(can)})
+	s.choices = append(s.choices, Choice{Pick: pick, N: n, At: len(s.steps), Opts: stepsOf(can)})
 	return pick
 }
 

@@ -1,34 +1,31 @@
-package explore
+package sched
 
 import (
 	"errors"
 	"slices"
 )
 
-// plan is how one schedule is chosen: the choice list to replay, and the
+// Plan is how one schedule is chosen: the choice list to replay, and the
 // search's rules.
-type plan struct {
-	prefix      []int
-	reduce      bool // sleep sets: one order of commuting steps
-	preemptions int  // at most so many preemptions (-1: no bound)
-	pct         *pct // random priorities instead of the prefix (a random search)
-	picture     bool // keep the run's timeline
-	draw        int  // and draw it this wide at the end of the transcript (0: not)
-	color       bool // a replay's transcript in colour
+type Plan struct {
+	Prefix      []int
+	Reduce      bool // sleep sets: one order of commuting steps
+	Preemptions int  // at most so many preemptions (-1: no bound)
+	PCT         *PCT // random priorities after the prefix (a random search)
 }
 
-// errEquivalent cuts a schedule whose every next step is asleep: any way
+// ErrEquivalent cuts a schedule whose every next step is asleep: any way
 // it could go on is one that another schedule of the search runs, with
 // commuting steps in another order.
-var errEquivalent = errors.New("equivalent to a schedule explored elsewhere")
+var ErrEquivalent = errors.New("equivalent to a schedule explored elsewhere")
 
 // fallAsleep keeps the sleep set (Godefroid's sleep sets): the commands
 // chosen before t at this choice point are explored first, in schedules
 // of their own, so after t each of them sleeps while it commutes with
 // every step since. A sleeping command that a later step conflicts with
 // wakes (is dropped from the set). Without reduction, nothing sleeps.
-func (s *sched) fallAsleep(before []*ticket, t *ticket) {
-	if !s.plan.reduce {
+func (s *Sched) fallAsleep(before []*ticket, t *ticket) {
+	if !s.plan.Reduce {
 		return
 	}
 	var next []*ticket
@@ -43,8 +40,8 @@ func (s *sched) fallAsleep(before []*ticket, t *ticket) {
 // bound keeps a search within its preemption bound (CHESS): once the
 // schedule has preempted as often as allowed, the session that went last
 // goes on while it can.
-func (s *sched) bound(can []*ticket) []*ticket {
-	if s.plan.preemptions < 0 || s.preempts < s.plan.preemptions {
+func (s *Sched) bound(can []*ticket) []*ticket {
+	if s.plan.Preemptions < 0 || s.preempts < s.plan.Preemptions {
 		return can
 	}
 	if i := s.lastIn(can); i >= 0 {
@@ -55,7 +52,7 @@ func (s *sched) bound(can []*ticket) []*ticket {
 
 // countPreemption counts t as a preemption when the session that went
 // last could have gone on.
-func (s *sched) countPreemption(can []*ticket, t *ticket) {
+func (s *Sched) countPreemption(can []*ticket, t *ticket) {
 	if t.name != s.lastName && s.lastIn(can) >= 0 {
 		s.preempts++
 	}
@@ -63,6 +60,6 @@ func (s *sched) countPreemption(can []*ticket, t *ticket) {
 
 // lastIn is the index in can of the command of the session that went
 // last, or -1.
-func (s *sched) lastIn(can []*ticket) int {
+func (s *Sched) lastIn(can []*ticket) int {
 	return slices.IndexFunc(can, func(u *ticket) bool { return u.name == s.lastName })
 }
