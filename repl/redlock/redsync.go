@@ -12,6 +12,7 @@ import (
 	rsredis "github.com/go-redsync/redsync/v4/redis"
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	goredislib "github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
 
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/resp"
@@ -119,7 +120,11 @@ func replyOf(cmd goredislib.Cmder) resp.Reply {
 // pools are one redsync pool per node, in node order, each on a go-redis
 // client of its own whose commands go to tr. A node that is down fails
 // at dial, as the hand-written steps say: node down. close closes the
-// clients.
+// clients. Maintenance notifications are off: go-redis would otherwise
+// resolve each client's Addr (a name, node-A, not a host) through DNS
+// when the client is built, to guess a cloud endpoint's type: up to 2 s
+// a client, five per attempt, which made load --redlock --client redsync
+// crawl (RESP2 gets no such notifications anyway).
 func pools(ts []target, tr *trace) (out []rsredis.Pool, close func()) {
 	var clients []*goredislib.Client
 	for _, t := range ts {
@@ -131,7 +136,8 @@ func pools(ts []target, tr *trace) (out []rsredis.Pool, close func()) {
 			return d.DialContext(ctx, network, t.addr)
 		}
 		c := goredislib.NewClient(&goredislib.Options{Addr: "node-" + t.name, Dialer: dial, Protocol: 2,
-			DisableIdentity: true, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true})
+			DisableIdentity: true, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true,
+			MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}})
 		c.AddHook(hook{t: tr, node: t.name})
 		clients = append(clients, c)
 		out = append(out, goredis.NewPool(c))
