@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -262,7 +263,8 @@ func setBarrier(st *syntax.Stmt, id string) {
 // AtStart is called before each command a job sends: the first time, it
 // waits at the job's barrier, if it has one. The job's shell clears the
 // variable, so later commands go straight on.
-func (j *Jobs) AtStart(hc interp.HandlerContext) {
+func (j *Jobs) AtStart(ctx context.Context) {
+	hc := interp.HandlerCtx(ctx)
 	v := hc.Env.Get(barrierVar)
 	if !v.IsSet() || v.String() == "" || j.skipping() {
 		return
@@ -285,6 +287,7 @@ func (j *Jobs) AtStart(hc interp.HandlerContext) {
 	select {
 	case <-b.ready:
 	case <-time.After(barrierWait):
+	case <-ctx.Done(): // Ctrl-C, or kill
 	}
 }
 
