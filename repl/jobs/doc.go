@@ -15,8 +15,9 @@
 // in a table, for bash's job control words: `jobs` lists them, `kill %N`
 // (%NAME, %%) cancels the context of the command a job runs (Bind) and
 // stops its shell at its next command (Call), and `wait %N` waits for one
-// and is its status. A job runs as `{ begin; JOB; end; } 2>hook &`: its
-// starter's StartWord gives it its place in the table, its hook claims
-// it, begin sets its id among its variables (so that its commands, and
-// the jobs it starts, are known as its own), end keeps its status.
+// and is its status. A job runs as `{ LOCKLAB_JOB=ID; JOB; end; }
+// 2>hook &`: its starter's StartWord gives it its place in the table (and
+// the ID), its hook claims it, the ID among its variables makes its
+// commands, and the jobs it starts, known as its own, and end keeps its
+// status.
 package jobs

@@ -162,9 +162,10 @@ func (h *hook) Close() error {
 
 // guardJobs makes every background job of node take a slot and a place
 // in the table: StartWord runs before it, and it becomes
-// `{ beginWord TEXT; JOB; endWord; } 2>jobHook &`, TEXT its command line
-// as texts has it (the job's session's and its own redirections, inside,
-// win).
+// `{ LOCKLAB_JOB=$LOCKLAB_NEXT_JOB; JOB; endWord; } 2>jobHook &` (the
+// job's session's and its own redirections, inside, win), and StartWord
+// is given its command line as texts has it. The id the starter set
+// becomes the job's own; in a job's own jobs, it is still that job's.
 func guardJobs(node syntax.Node, texts map[*syntax.Stmt]string) {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		for _, list := range allStmtLists(n) {
@@ -196,7 +197,7 @@ func guardList(list []*syntax.Stmt, texts map[*syntax.Stmt]string) []*syntax.Stm
 		}
 		inner := *st
 		inner.Background = false
-		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{callStmt(beginWord), &inner, callStmt(endWord)}}
+		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{idStmt(), &inner, callStmt(endWord)}}
 		st.Redirs = []*syntax.Redirect{{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(jobHook)}}
 		out = append(out, start, st)
 	}
@@ -217,6 +218,12 @@ func sessionWord(st *syntax.Stmt) *syntax.Word {
 		return nil
 	}
 	return &syntax.Word{Parts: parts[1:2]}
+}
+
+// idStmt is `LOCKLAB_JOB=$LOCKLAB_NEXT_JOB`.
+func idStmt() *syntax.Stmt {
+	next := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: nextVar}}}}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: jobVar}, Value: next}}}}
 }
 
 // callStmt is a statement calling words, each taken as it is.

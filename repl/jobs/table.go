@@ -17,13 +17,9 @@ import (
 // another keeps the outer one's: it is part of it, as in a subshell.
 const jobVar = "LOCKLAB_JOB"
 
-// beginWord and endWord run first and last in every background job (see
-// guardJobs): the first sets jobVar, the second keeps the job's status.
-// Their NUL byte keeps scripts from naming them.
-const (
-	beginWord = "\x00job-begin"
-	endWord   = "\x00job-end"
-)
+// endWord runs last in every background job (see guardJobs): it keeps
+// the job's status. Its NUL byte keeps scripts from naming it.
+const endWord = "\x00job-end"
 
 // job is one background job of the run, as `jobs` lists it.
 type job struct {
@@ -175,18 +171,12 @@ func (j *Jobs) Bind(ctx context.Context) (_ context.Context, done func()) {
 	return ctx, func() { stop(); cancel() }
 }
 
-// Call is the call handler's part in jobs: a job's first and last words,
+// Call is the call handler's part in jobs: a job's last word (endWord),
 // and a killed job, whose shell stops at its next command. ok says
 // whether it took the call.
 func (j *Jobs) Call(ctx context.Context, args []string) (_ []string, ok bool, err error) {
 	hc := interp.HandlerCtx(ctx)
-	switch args[0] {
-	case beginWord: // its stderr is still its hook
-		if jb := heldJob(hc.Stderr); jb != nil {
-			return []string{"eval", jobVar + "=" + strconv.Itoa(jb.id)}, true, nil
-		}
-		return []string{":"}, true, nil
-	case endWord:
+	if args[0] == endWord { // its stderr is its hook again
 		if jb := heldJob(hc.Stderr); jb != nil {
 			j.table.mu.Lock()
 			jb.status, jb.ended = hc.LastExitStatus, true
