@@ -10,4 +10,14 @@
 // (MaxJobs, 10,000) as it starts and frees it as it ends: past the limit,
 // the shell that tried stops, and its run starts no more jobs, so a fork
 // bomb (`f(){ f & f; }; f`) dies out.
+//
+// The run's jobs (those started by a shell that is not itself a job) are
+// in a table, for bash's job control words: `jobs` lists them, `kill %N`
+// (%NAME, %%) cancels the context of the command a job runs (Bind) and
+// stops its shell at its next command (Call), and `wait %N` waits for one
+// and is its status. A job runs as `{ LOCKLAB_JOB=ID; JOB; end; }
+// 2>hook &`: its starter's StartWord gives it its place in the table (and
+// the ID), its hook claims it, the ID among its variables makes its
+// commands, and the jobs it starts, known as its own, and end keeps its
+// status.
 package jobs

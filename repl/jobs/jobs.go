@@ -1,8 +1,8 @@
 package jobs
 
 import (
+	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +35,7 @@ type Jobs struct {
 	limit    limit
 	skip     bool    // Track: no job waits at a barrier
 	tracker  Tracker // Track's (nil: none)
+	table    table   // the run's jobs, for jobs, kill and wait %N
 }
 
 // New makes a shell's jobs, at most max of them running at once (0:
@@ -44,7 +45,7 @@ func New(max int) *Jobs {
 		max = MaxJobs
 	}
 	return &Jobs{barriers: map[string]*barrier{}, arrived: map[string]bool{},
-		limit: limit{max: max, runs: map[<-chan struct{}]*run{}}}
+		limit: limit{max: max, runs: map[<-chan struct{}]*run{}}, table: table{byID: map[int]*job{}}}
 }
 
 // Name gives every background job (`cmd &`) of f a session of its own:
@@ -56,6 +57,7 @@ func New(max int) *Jobs {
 // starts (nil: none).
 func (j *Jobs) Name(node syntax.Node) []string {
 	var names []string
+	texts := jobTexts(node)
 	syntax.Walk(node, func(n syntax.Node) bool {
 		if list, ok := stmtList(n); ok {
 			names = append(names, j.nameGroups(list)...)
@@ -65,8 +67,21 @@ func (j *Jobs) Name(node syntax.Node) []string {
 		}
 		return true
 	})
-	guardJobs(node)
+	guardJobs(node, texts)
 	return names
+}
+
+// jobTexts are the command lines of node's jobs, before Name rewrites
+// them.
+func jobTexts(node syntax.Node) map[*syntax.Stmt]string {
+	texts := map[*syntax.Stmt]string{}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok && st.Background && !guarded(st) {
+			texts[st] = jobText(st)
+		}
+		return true
+	})
+	return texts
 }
 
 // macroSessions are the sessions a macro call always uses (blind-unlock's
@@ -248,7 +263,8 @@ func setBarrier(st *syntax.Stmt, id string) {
 // AtStart is called before each command a job sends: the first time, it
 // waits at the job's barrier, if it has one. The job's shell clears the
 // variable, so later commands go straight on.
-func (j *Jobs) AtStart(hc interp.HandlerContext) {
+func (j *Jobs) AtStart(ctx context.Context) {
+	hc := interp.HandlerCtx(ctx)
 	v := hc.Env.Get(barrierVar)
 	if !v.IsSet() || v.String() == "" || j.skipping() {
 		return
@@ -271,6 +287,7 @@ func (j *Jobs) AtStart(hc interp.HandlerContext) {
 	select {
 	case <-b.ready:
 	case <-time.After(barrierWait):
+	case <-ctx.Done(): // Ctrl-C, or kill
 	}
 }
 
@@ -278,17 +295,4 @@ func (j *Jobs) skipping() bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.skip
-}
-
-// SessionFile parses /dev/locklab/NAME[/err].
-func SessionFile(path string) (name string, stderr, ok bool) {
-	rest, found := strings.CutPrefix(path, sessionDevice)
-	if !found {
-		return "", false, false
-	}
-	name, stderr = strings.CutSuffix(rest, "/err")
-	if name == "" || name == "/err" {
-		name = "job" // `book $w &` with $w empty
-	}
-	return name, stderr, true
 }

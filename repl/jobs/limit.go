@@ -17,9 +17,10 @@ import (
 const MaxJobs = 10000
 
 // StartWord is the command that runs just before each background job
-// starts, in the shell that starts it: the shell's call handler takes the
-// job's slot with Reserve. It starts with a NUL byte, which no word typed
-// or read from a file can contain.
+// starts, in the shell that starts it (`StartWord TEXT [SESSION]`): the
+// shell's call handler takes the job's slot with Reserve, and its place
+// in the table with Started. It starts with a NUL byte, which no word
+// typed or read from a file can contain.
 const StartWord = "\x00job"
 
 // jobHook is where every background job's stderr is first redirected:
@@ -113,32 +114,43 @@ func (l *limit) release(done <-chan struct{}, r *run, n int) {
 }
 
 // begin is a job's hook, opened as the job starts: it writes to stderr,
-// and its Close, as the job ends, frees the job's slot.
-func (j *Jobs) begin(ctx context.Context, stderr io.Writer) io.ReadWriteCloser {
+// and its Close, as the job ends, frees the job's slot and takes the job
+// out of the table.
+func (j *Jobs) begin(ctx context.Context, stderr io.Writer) *hook {
+	h := &hook{w: stderr, job: j.claim(ctx), table: &j.table}
 	l := &j.limit
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	done := ctx.Done()
 	r := l.runs[done]
 	if r == nil || r.pending == 0 {
-		return &hook{w: stderr} // its slot was freed when its context was cancelled
+		return h // its slot was freed when its context was cancelled
 	}
 	r.pending--
-	return &hook{w: stderr, l: l, done: done, run: r}
+	h.l, h.done, h.run = l, done, r
+	return h
 }
 
-// hook is a running job's stderr; l is set while it holds a slot.
+// hook is a running job's stderr; l is set while it holds a slot, job
+// when it is a job of the table (not one inside another).
 type hook struct {
-	w    io.Writer
-	l    *limit
-	done <-chan struct{}
-	run  *run
+	w     io.Writer
+	l     *limit
+	done  <-chan struct{}
+	run   *run
+	job   *job
+	table *table
 }
 
 func (*hook) Read([]byte) (int, error)      { return 0, io.EOF }
 func (h *hook) Write(p []byte) (int, error) { return h.w.Write(p) }
+func (h *hook) heldJob() *job               { return h.job }
 
 func (h *hook) Close() error {
+	if h.job != nil {
+		h.table.end(h.job)
+		h.job = nil
+	}
 	if l := h.l; l != nil {
 		h.l = nil
 		l.mu.Lock()
@@ -148,19 +160,22 @@ func (h *hook) Close() error {
 	return nil
 }
 
-// guardJobs makes every background job of node take a slot: StartWord
-// runs before it, and its first redirection is to jobHook (its session's
-// and its own come after, and win).
-func guardJobs(node syntax.Node) {
+// guardJobs makes every background job of node take a slot and a place
+// in the table: StartWord runs before it, and it becomes
+// `{ LOCKLAB_JOB=$LOCKLAB_NEXT_JOB; JOB; endWord; } 2>jobHook &` (the
+// job's session's and its own redirections, inside, win), and StartWord
+// is given its command line as texts has it. The id the starter set
+// becomes the job's own; in a job's own jobs, it is still that job's.
+func guardJobs(node syntax.Node, texts map[*syntax.Stmt]string) {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		for _, list := range allStmtLists(n) {
-			*list = guardList(*list)
+			*list = guardList(*list, texts)
 		}
 		return true
 	})
 }
 
-func guardList(list []*syntax.Stmt) []*syntax.Stmt {
+func guardList(list []*syntax.Stmt, texts map[*syntax.Stmt]string) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	for i, st := range list {
 		if !st.Background || guarded(st) {
@@ -172,15 +187,52 @@ func guardList(list []*syntax.Stmt) []*syntax.Stmt {
 		if out == nil {
 			out = append(out, list[:i]...)
 		}
-		hook := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(jobHook)}
-		st.Redirs = append([]*syntax.Redirect{hook}, st.Redirs...)
-		start := &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{litWord(StartWord)}}}
+		text, ok := texts[st]
+		if !ok {
+			text = jobText(st)
+		}
+		start := callStmt(StartWord, text)
+		if name := sessionWord(st); name != nil {
+			start.Cmd.(*syntax.CallExpr).Args = append(start.Cmd.(*syntax.CallExpr).Args, name)
+		}
+		inner := *st
+		inner.Background = false
+		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{idStmt(), &inner, callStmt(endWord)}}
+		st.Redirs = []*syntax.Redirect{{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(jobHook)}}
 		out = append(out, start, st)
 	}
 	if out == nil {
 		return list
 	}
 	return out
+}
+
+// sessionWord is the word naming the session a job was bound to (see
+// bindJob), nil for none.
+func sessionWord(st *syntax.Stmt) *syntax.Word {
+	if len(st.Redirs) == 0 || len(st.Redirs[0].Word.Parts) != 3 {
+		return nil
+	}
+	parts := st.Redirs[0].Word.Parts
+	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != sessionDevice {
+		return nil
+	}
+	return &syntax.Word{Parts: parts[1:2]}
+}
+
+// idStmt is `LOCKLAB_JOB=$LOCKLAB_NEXT_JOB`.
+func idStmt() *syntax.Stmt {
+	next := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: nextVar}}}}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: jobVar}, Value: next}}}}
+}
+
+// callStmt is a statement calling words, each taken as it is.
+func callStmt(words ...string) *syntax.Stmt {
+	call := &syntax.CallExpr{}
+	for _, w := range words {
+		call.Args = append(call.Args, litWord(w))
+	}
+	return &syntax.Stmt{Cmd: call}
 }
 
 // guarded reports whether a job already takes a slot (its entry was

@@ -65,7 +65,7 @@ func (j *Jobs) Begin(ctx context.Context, stderr io.Writer) io.ReadWriteCloser {
 		return h
 	}
 	t.JobBegins(ctx, interp.HandlerCtx(ctx).Env.Get(SessionVar).String())
-	return &trackedHook{ReadWriteCloser: h, t: t}
+	return &trackedHook{hook: h, t: t}
 }
 
 // Waiting tells the tracker that a shell is about to wait for its jobs.
@@ -77,7 +77,7 @@ func (j *Jobs) Waiting() {
 
 // trackedHook is a job's hook that tells the tracker when the job ends.
 type trackedHook struct {
-	io.ReadWriteCloser
+	*hook
 	t Tracker
 }
 
@@ -86,5 +86,5 @@ func (h *trackedHook) Close() error {
 		h.t.JobEnded()
 		h.t = nil
 	}
-	return h.ReadWriteCloser.Close()
+	return h.hook.Close()
 }

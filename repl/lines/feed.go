@@ -127,3 +127,33 @@ func Normalize(src string) string {
 	}
 	return out
 }
+
+// ReadWhole parses every line of r, a script named name: a syntax
+// error's position starts with the name.
+func ReadWhole(r Reader, name string) (*syntax.File, error) {
+	f := NewFeed(r, nil)
+	f.Restart(NewParser())
+	var stmts []*syntax.Stmt
+	for part, err := range f.Parser.InteractiveSeq(f) {
+		if err != nil {
+			return nil, named(err, name)
+		}
+		if !f.Parser.Incomplete() {
+			stmts = append(stmts, part...)
+		}
+	}
+	if err := f.Err(); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return &syntax.File{Name: name, Stmts: stmts}, nil
+}
+
+// named puts a script's name in front of a syntax error's position.
+func named(err error, name string) error {
+	var perr syntax.ParseError
+	if errors.As(err, &perr) {
+		perr.Filename = name
+		return perr
+	}
+	return err
+}

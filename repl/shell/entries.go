@@ -184,6 +184,9 @@ func (e *entries) withEntry(parent context.Context, kind entryKind, f func(conte
 		defer e.src.OnEntry(nil)
 	}
 	err := f(ctx)
+	if errors.Is(err, context.Canceled) && parent.Err() == nil {
+		e.r.Run(parent, interruptedStmt) // $? is 130 after Ctrl-C, as in sh
+	}
 	if kind.quiet {
 		return err
 	}

@@ -35,13 +35,16 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 	if args[0] == jobs.StartWord {
 		return s.startJob(ctx, args)
 	}
+	if out, ok, err := s.jobs.Call(ctx, args); ok {
+		return out, err // a job's first and last words, a killed job
+	}
 	if args[0] == "wait" {
 		s.jobs.Waiting()
 	}
 	c := words.Classify(args, s.mode())
 	switch {
-	case c.Refusal != nil:
-		return append([]string{dispatchWord}, args...), nil // cd, set +f: refused by dispatch
+	case c.Refusal != nil || jobs.Controls(args):
+		return append([]string{dispatchWord}, args...), nil // cd, set +f: refused by dispatch; kill %1
 	case c.Name == "exit" && len(args) == 1:
 		// A bare exit keeps $? without the error behind it: after a
 		// Ctrl-C, that is the Ctrl-C's, and the REPL would go on.
@@ -69,7 +72,7 @@ func (s *Shell) startJob(ctx context.Context, args []string) ([]string, error) {
 	if err != nil {
 		return nil, err // Ctrl-C
 	}
-	return []string{":"}, nil
+	return s.jobs.Started(ctx, args), nil
 }
 
 // execMiddleware replaces the interpreter's exec handler entirely: it
@@ -79,6 +82,8 @@ func (s *Shell) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		if args[0] == dispatchWord {
 			args = args[1:]
 		}
+		ctx, unbind := s.jobs.Bind(ctx) // in a job, kill ends it
+		defer unbind()
 		return s.report(ctx, args, s.dispatch(ctx, args))
 	}
 }
@@ -89,6 +94,9 @@ func (s *Shell) dispatch(ctx context.Context, args []string) error {
 	c := words.Classify(args, s.mode())
 	if c.Refusal != nil {
 		return c.Refusal
+	}
+	if jobs.Controls(args) {
+		return s.jobs.Control(ctx, args)
 	}
 	switch c.Kind {
 	case words.Redis:

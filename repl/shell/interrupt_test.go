@@ -98,10 +98,11 @@ func TestCtrlCStopsTheWait(t *testing.T) {
 }
 
 // TestQuitAfterCtrlC: `quit` (or `exit`) right after Ctrl-C stopped a
-// command ends the REPL, with $? as its status, as sh's exit does (the
-// interpreter's $? after a Ctrl-C is 1). (Before, it said "(interrupted)" again and the prompt
-// came back: a bare exit took the last status's error with it, the
-// Ctrl-C's, and the REPL took it for another Ctrl-C.)
+// command ends the REPL, with $? as its status, as sh's exit does: 130,
+// as sh's $? after a Ctrl-C (issue 11; before, the interpreter's $? was
+// 1). (Before that, it said "(interrupted)" again and the prompt came
+// back: a bare exit took the last status's error with it, the Ctrl-C's,
+// and the REPL took it for another Ctrl-C.)
 func TestQuitAfterCtrlC(t *testing.T) {
 	for kind, addr := range redistest.Servers(t) {
 		for _, word := range []string{"quit", "exit"} {
@@ -114,8 +115,8 @@ func TestQuitAfterCtrlC(t *testing.T) {
 						c() // Ctrl-C in the first entry
 					}
 				}}
-				if err := sh.Run(context.Background(), src); err != interp.ExitStatus(1) {
-					t.Errorf("Run: %v, want exit status 1 ($?)", err)
+				if err := sh.Run(context.Background(), src); err != interp.ExitStatus(130) {
+					t.Errorf("Run: %v, want exit status 130 ($?, as sh)", err)
 				}
 				if got := out.String(); got != "" {
 					t.Errorf("stdout %q: the line after %s ran", got, word)
@@ -125,5 +126,24 @@ func TestQuitAfterCtrlC(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestStatusAfterCtrlC: after Ctrl-C stopped a command, $? is 130, as in
+// sh (issue 11; before, the interpreter's $? was 1).
+func TestStatusAfterCtrlC(t *testing.T) {
+	sh, out, _ := newTestShell(t, redistest.Embedded(t), 0, "")
+	first := true
+	src := Source{Lines: lines.From(strings.NewReader("sleep 30\necho $?\n")), OnEntry: func(c context.CancelFunc) {
+		if c != nil && first {
+			first = false
+			c() // Ctrl-C in the first entry
+		}
+	}}
+	if err := sh.Run(context.Background(), src); err != nil {
+		t.Errorf("Run: %v, want echo's status (0)", err)
+	}
+	if got := out.String(); got != "130\n" {
+		t.Errorf("stdout %q, want $? = 130", got)
 	}
 }

@@ -2,9 +2,7 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -106,13 +104,19 @@ func (s *Shell) end(ctx context.Context, src Source, sc scope, err error) error 
 	return s.finish(src.Summary, err, sc == outermost)
 }
 
-// waitStmt is `wait`, run at the end of a run.
-var waitStmt = &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "wait"}}}}}
+// waitStmt is `wait`, run at the end of a run; interruptedStmt is
+// `(exit 130)`, run after a Ctrl-C.
+var (
+	waitStmt        = &syntax.CallExpr{Args: []*syntax.Word{lit("wait")}}
+	interruptedStmt = &syntax.Stmt{Cmd: &syntax.Subshell{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: []*syntax.Word{lit("exit"), lit("130")}}}}}}
+)
+
+func lit(s string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}} }
 
 // prepare reads a script to its end and checks it; a run of its own
 // begins once it is sound.
 func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
-	f, err := readWhole(src)
+	f, err := lines.ReadWhole(src.Lines, src.Name)
 	if err == nil && src.Precheck {
 		err = precheck.Script(f, src.Name)
 	}
@@ -142,40 +146,13 @@ func (s *Shell) runWhole(ctx context.Context, r *interp.Runner, src Source, f *s
 // part of their run, not a run of its own.
 type inScriptKey struct{}
 
-// readWhole parses every line of src.
-func readWhole(src Source) (*syntax.File, error) {
-	f := lines.NewFeed(src.Lines, nil)
-	f.Restart(lines.NewParser())
-	var stmts []*syntax.Stmt
-	for part, err := range f.Parser.InteractiveSeq(f) {
-		if err != nil {
-			return nil, named(err, src.Name)
-		}
-		if !f.Parser.Incomplete() {
-			stmts = append(stmts, part...)
-		}
-	}
-	if err := f.Err(); err != nil && err != io.EOF {
-		return nil, err
-	}
-	return &syntax.File{Name: src.Name, Stmts: stmts}, nil
-}
-
-// named puts a script's name in front of a syntax error's position.
-func named(err error, name string) error {
-	var perr syntax.ParseError
-	if errors.As(err, &perr) {
-		perr.Filename = name
-		return perr
-	}
-	return err
-}
-
 // beginRun starts a new run when fresh is set (a new record, times from
-// now), with gutters when it starts sessions (jobs).
+// now, jobs that ended forgotten), with gutters when it starts sessions
+// (jobs).
 func (s *Shell) beginRun(fresh bool, jobs []string) {
 	if fresh {
 		s.rec.Reset()
+		s.jobs.Forget()
 	}
 	s.out.BeginRun(s.rec.Start(), jobs)
 }

@@ -43,7 +43,7 @@ func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOn
 // printed either way. The error is an exit status for a connection that
 // failed (already reported), or ctx's.
 func (s *Shell) send(ctx context.Context, e *env, name string, args []string, print bool) (resp.Reply, error) {
-	s.jobs.AtStart(e.hc)
+	s.jobs.AtStart(ctx)
 	s.rec.Sending(name, args)
 	sess := s.cfg.Sessions.Get(name)
 	mode := s.cfg.Flags.Output

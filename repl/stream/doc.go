@@ -18,8 +18,8 @@
 // PUBLISH has answered: there, one published just before the end may not
 // show.) At the prompt, the main lines are done when the REPL ends: a
 // background subscriber streams until then, or until Ctrl-C stops a
-// `wait`. `kill %1` is no way to end one: the lab has no job control (the
-// word is refused, see words.Classify). The session's connection is
+// `wait`, or until `kill %1` cancels its job's context (see repl/jobs).
+// The session's connection is
 // closed after a stream and dialled anew by its next command, with the
 // same database and name, so that no message is ever read as the reply
 // to a command.

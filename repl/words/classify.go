@@ -22,7 +22,7 @@ type Class struct {
 	Word *Word // the table's entry, for Lab and Macro
 	// Refusal, when set, is why the line must not run: a shell word that
 	// would reach the host's file system (cd, set +f, test -r /etc/x), or
-	// job control, which the lab's jobs lack (kill %1).
+	// terminal job control, which the lab's jobs lack (fg %1).
 	Refusal *Error
 }
 
@@ -58,14 +58,14 @@ func Classify(args []string, mode Mode) Class {
 	if r := hostfs.Refusal(args); r != nil {
 		c.Refusal = &Error{Status: r.Status, Msg: r.Msg}
 	} else if jobControl[args[0]] {
-		c.Refusal = &Error{Status: 1, Msg: args[0] + ": the lab has no job control (jobs, fg, bg, kill, disown): a job runs to its end, a subscriber job (@sub SUBSCRIBE ch &) until the run's own lines are done, and Ctrl-C stops them all"}
+		c.Refusal = &Error{Status: 1, Msg: args[0] + ": the lab has no terminal to bring a job to, nor stopped jobs (fg, bg, disown): a job runs in the background to its end; jobs lists them, kill %N ends one, wait %N waits for it"}
 	}
 	return c
 }
 
-// jobControl are the shell's job-control words: the interpreter has none
-// of them (it answered "kill: unsupported builtin").
-var jobControl = map[string]bool{"jobs": true, "fg": true, "bg": true, "kill": true, "disown": true}
+// jobControl are the shell's job-control words the lab has no use for
+// (jobs, kill and wait %N are repl/jobs').
+var jobControl = map[string]bool{"fg": true, "bg": true, "disown": true}
 
 func classify(args []string, mode Mode) Class {
 	if len(args) == 0 {

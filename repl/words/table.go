@@ -102,7 +102,7 @@ func Find(name string) *Word {
 
 // shellWords are the shell's own words the lab keeps, for help and
 // completion.
-var shellWords = []string{"echo", "printf", "wait", "test", "if", "then", "else", "fi", "for", "do", "done", "exit", "quit"}
+var shellWords = []string{"echo", "printf", "wait", "jobs", "kill", "test", "if", "then", "else", "fi", "for", "do", "done", "exit", "quit"}
 
 // Names lists every word a line may start with besides Redis commands:
 // the lab's, the macros, and the shell words it keeps (for completion).
