@@ -27,6 +27,7 @@ type Recorder struct {
 	quorum    *quorum.Checker // the Redlock nodes' steps (lesson 5)
 	start     time.Time
 	now       func() time.Time
+	seats     map[string]int64 // slots' seats as told, kept from run to run
 	events    []timeline.Event
 	notes     []timeline.TimedNote
 	expects   int  // expectations since the last summary
@@ -58,6 +59,9 @@ func (r *Recorder) Reset() {
 	defer r.mu.Unlock()
 	r.start = r.now()
 	r.ann = check.New(r.start)
+	for slot, n := range r.seats {
+		r.ann.SetSeats(slot, n)
+	}
 	r.quorum = quorum.New()
 	r.events, r.notes = nil, nil
 	r.failures, r.firstFailure = 0, ""
@@ -127,10 +131,16 @@ func (r *Recorder) keep(e session.Event, notes []check.Note) {
 	}
 }
 
-// SetSeats tells the annotator how many bookings slot may hold.
+// SetSeats tells the annotator how many bookings slot may hold; a new
+// run keeps what it was told (`seats SLOT N` on one line, the bidders on
+// the next).
 func (r *Recorder) SetSeats(slot string, n int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.seats == nil {
+		r.seats = map[string]int64{}
+	}
+	r.seats[slot] = n
 	r.ann.SetSeats(slot, n)
 }
 
