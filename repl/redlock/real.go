@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/locklab/locklab/repl/server"
 )
@@ -57,31 +56,20 @@ func pid(s nodeServer) int {
 
 // realLabs are the labs of the process with real nodes up, so that a
 // signal that ends locklab can stop them first (StopAll).
-var realLabs = struct {
-	mu  sync.Mutex
-	set map[*Lab]bool
-}{set: map[*Lab]bool{}}
+var realLabs server.Running[*Lab]
 
 func track(l *Lab, up bool) {
-	realLabs.mu.Lock()
-	defer realLabs.mu.Unlock()
 	if up {
-		realLabs.set[l] = true
+		realLabs.Add(l)
 	} else {
-		delete(realLabs.set, l)
+		realLabs.Remove(l)
 	}
 }
 
 // StopAll stops the real nodes of every lab of the process and removes
 // their folders: what a signal that ends locklab does first.
 func StopAll() {
-	realLabs.mu.Lock()
-	labs := make([]*Lab, 0, len(realLabs.set))
-	for l := range realLabs.set {
-		labs = append(labs, l)
-	}
-	realLabs.mu.Unlock()
-	for _, l := range labs {
+	for _, l := range realLabs.All() {
 		l.Down()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/locklab/locklab/repl/redlock"
+	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/topology"
 )
 
@@ -49,7 +50,7 @@ func (l *State) setCluster(c *cluster) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.cluster = c
-	running.add(c)
+	running.Add(c)
 }
 
 // close stops the cluster's servers and removes its directory.
@@ -57,7 +58,7 @@ func (c *cluster) close() {
 	if c == nil {
 		return
 	}
-	running.remove(c)
+	running.Remove(c)
 	c.t.Close()
 	if c.dir != "" {
 		os.RemoveAll(c.dir)
@@ -66,36 +67,13 @@ func (c *cluster) close() {
 
 // running are the clusters of every shell of the process, so that a
 // signal that ends it (SIGTERM, SIGHUP, SIGQUIT) can stop them first.
-var running = &clusters{set: map[*cluster]bool{}}
-
-type clusters struct {
-	mu  sync.Mutex
-	set map[*cluster]bool
-}
-
-func (cs *clusters) add(c *cluster) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	cs.set[c] = true
-}
-
-func (cs *clusters) remove(c *cluster) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	delete(cs.set, c)
-}
+var running server.Running[*cluster]
 
 // CloseClusters stops the servers of every cluster the process started
 // and removes their directories: what a signal that ends locklab does
 // first.
 func CloseClusters() {
-	running.mu.Lock()
-	all := make([]*cluster, 0, len(running.set))
-	for c := range running.set {
-		all = append(all, c)
-	}
-	running.mu.Unlock()
-	for _, c := range all {
+	for _, c := range running.All() {
 		c.close()
 	}
 }
