@@ -138,7 +138,17 @@ func (a *Attempt) Nodes() []string {
 // elapsed - drift (drift: ttl*factor + 2 ms) above zero. Otherwise it
 // releases on every node. Its Quorum is for the run's record to judge.
 func (l *Lab) Acquire(ctx context.Context, c clock.Clock, holder, key, token string, o Options) (*Attempt, error) {
-	return l.acquire(ctx, c, l.clientNow(), holder, key, token, o)
+	return l.acquire(ctx, c, l.ClientNow(), holder, key, token, o)
+}
+
+// Nodes are the names of the nodes up; an error when none is.
+func (l *Lab) Nodes() ([]string, error) {
+	ts, err := l.targets()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.name
+	}
+	return names, err
 }
 
 // acquire is Acquire through client.
@@ -177,7 +187,7 @@ func releaseArgs(key, token string) []string {
 // and the release as the run's record reads it (the holder's grant ended
 // when it was sent).
 func (l *Lab) Release(ctx context.Context, c clock.Clock, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
-	return l.release(ctx, c, l.clientNow(), holder, key, token, o)
+	return l.release(ctx, c, l.ClientNow(), holder, key, token, o)
 }
 
 // release is Release through client.

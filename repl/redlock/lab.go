@@ -117,8 +117,9 @@ func (l *Lab) findLocked(name string) (*node, error) {
 	return nil, fmt.Errorf("no node %s: the nodes are %s to %s", name, l.nodes[0].name, l.nodes[len(l.nodes)-1].name)
 }
 
-// errRealClock refuses a clock jump on a real node.
-func errRealClock(name string) error {
+// ErrRealClock refuses a clock jump on a real node.
+// ErrRealClock refuses a clock jump on a real node.
+func ErrRealClock(name string) error {
 	return fmt.Errorf("clock jump: node %s is a redis-server process, which expires keys by the host's clock: locklab cannot move one process's clock soundly (libfaketime hangs redis-server at start-up), so it does not pretend to; clock jumps need embedded nodes (redlock up without --real)", name)
 }
 
@@ -133,13 +134,13 @@ func (l *Lab) Jump(name string, d time.Duration) (time.Duration, error) {
 		return 0, err
 	}
 	if l.kind == Real {
-		return 0, errRealClock(name)
+		return 0, ErrRealClock(name)
 	}
 	nd.clock.Jump(d)
 	return nd.clock.Get(), nil
 }
 
-func (l *Lab) kindNow() Kind {
+func (l *Lab) KindNow() Kind {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.kind

@@ -25,7 +25,7 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	via := ""
-	if l.clientNow() == Redsync {
+	if l.ClientNow() == Redsync {
 		via = " via go-redsync/redsync"
 	}
 	fmt.Fprintf(w, "%s: redlock acquire %s%s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], via, o.TTL, o.Drift, o.Timeout)

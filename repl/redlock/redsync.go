@@ -34,7 +34,7 @@ func (l *Lab) Use(client Client) {
 	l.client = client
 }
 
-func (l *Lab) clientNow() Client {
+func (l *Lab) ClientNow() Client {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.client

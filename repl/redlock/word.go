@@ -56,8 +56,6 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 		return l.restartWord(env, args[1:])
 	case args[0] == "pause" && len(args) == 3:
 		return pauseWord(env, args[1], args[2])
-	case args[0] == "load":
-		return l.loadWord(ctx, env, args[1:])
 	}
 	return usageOf(args[0])
 }
@@ -72,8 +70,6 @@ func usageOf(word string) error {
 		return UsageError(RestartUsage)
 	case "pause":
 		return UsageError(PauseUsage)
-	case "load":
-		return UsageError(LoadUsage)
 	}
 	return UsageError(Usage)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/redlock"
+	"github.com/locklab/locklab/repl/redlockload"
 	"github.com/locklab/locklab/repl/server"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/topology"
@@ -217,12 +218,18 @@ func OnNode(ctx context.Context, env Env, name string, args []string) error {
 	return env.Dispatch(ctx, name, args[1:])
 }
 
-// redlockWord runs the words of package redlock on this shell's nodes.
+// redlockWord runs the words of package redlock on this shell's nodes;
+// `load --redlock` too (package redlockload).
 func redlockWord(ctx context.Context, env Env, args []string) error {
-	err := env.State().Redlock().Run(ctx, env, args)
+	var err error
+	if args[0] == "load" {
+		err = redlockload.Word(ctx, env.State().Redlock(), env, args[1:])
+	} else {
+		err = env.State().Redlock().Run(ctx, env, args)
+	}
 	if u, ok := err.(redlock.UsageError); ok {
 		return Usage(string(u))
-	} else if errors.Is(err, redlock.ErrTwoHolders) {
+	} else if errors.Is(err, redlockload.ErrTwoHolders) {
 		return Status(loadFailStatus) // load --redlock's FAIL, as load's
 	} else if err != nil && ctx.Err() == nil {
 		return Failf("%v", err)

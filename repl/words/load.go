@@ -10,12 +10,12 @@ import (
 
 	"github.com/locklab/locklab/repl/load"
 	"github.com/locklab/locklab/repl/output"
-	"github.com/locklab/locklab/repl/redlock"
+	"github.com/locklab/locklab/repl/redlockload"
 	"github.com/locklab/locklab/repl/session"
 )
 
 // loadUsage adds --modes to load's own options.
-const loadUsage = load.Usage + " [--modes break,fix,extend,fenced] | " + redlock.LoadUsage
+const loadUsage = load.Usage + " [--modes break,fix,extend,fenced] | " + redlockload.LoadUsage
 
 // loadWord is `load ...`: many workers on one lock, counted from the
 // server's answers. --modes runs several modes one after another and

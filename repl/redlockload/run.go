@@ -1,4 +1,4 @@
-package redlock
+package redlockload
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/quorum"
+	"github.com/locklab/locklab/repl/redlock"
 )
 
 // maxTries is how many refusals in a row a worker takes before it gives
@@ -20,10 +21,10 @@ const maxTries = 1000
 
 // loadRun is one `load --redlock` run in progress.
 type loadRun struct {
-	lab    *Lab
+	lab    *redlock.Lab
 	cfg    LoadConfig
 	clock  clock.Clock
-	opts   Options
+	opts   redlock.Options
 	cycles atomic.Int64
 
 	mu       sync.Mutex // guards what follows
@@ -33,21 +34,21 @@ type loadRun struct {
 	firstErr error
 }
 
-// Load runs cfg on the lab's nodes: each worker's attempts and releases
+// Run runs cfg on the lab's nodes: each worker's attempts and releases
 // go to a checker of the run's own (repl/quorum, as the run's verdict
 // does), which counts the grants and the TWO HOLDERS.
-func (l *Lab) Load(ctx context.Context, c clock.Clock, cfg LoadConfig) (LoadStats, error) {
-	ts, err := l.targets()
+func Run(ctx context.Context, l *redlock.Lab, c clock.Clock, cfg LoadConfig) (LoadStats, error) {
+	nodes, err := l.Nodes()
 	if err != nil {
 		return LoadStats{}, err
 	}
-	if l.kindNow() == Real && cfg.JumpEvery > 0 {
-		return LoadStats{}, errRealClock(ts[0].name)
+	if l.KindNow() == redlock.Real && cfg.JumpEvery > 0 {
+		return LoadStats{}, redlock.ErrRealClock(nodes[0])
 	}
-	o := Defaults
+	o := redlock.Defaults
 	o.TTL = cfg.TTL
 	r := &loadRun{lab: l, cfg: cfg, clock: c, opts: o, checker: quorum.New(), rng: rand.New(rand.NewPCG(cfg.Seed, 0))}
-	r.stats = LoadStats{Config: cfg, Nodes: len(ts), Kind: l.kindNow()}
+	r.stats = LoadStats{Config: cfg, Nodes: len(nodes), Kind: l.KindNow()}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := 1; w <= cfg.Workers; w++ {
@@ -77,7 +78,7 @@ func (r *loadRun) worker(ctx context.Context, w int) {
 		if r.clock.Sleep(ctx, r.cfg.Work) != nil {
 			return
 		}
-		_, rel, err := r.lab.release(ctx, r.clock, r.cfg.Client, name, r.cfg.Key, token, r.opts)
+		_, rel, err := r.lab.Release(ctx, r.clock, name, r.cfg.Key, token, r.opts)
 		r.mu.Lock()
 		r.checker.Released(rel)
 		r.mu.Unlock()
@@ -92,7 +93,7 @@ func (r *loadRun) worker(ctx context.Context, w int) {
 func (r *loadRun) acquire(ctx context.Context, name string, i int, delays *rand.Rand) (string, error) {
 	for try := 1; try <= maxTries; try++ {
 		token := fmt.Sprintf("%s-%d-%d", name, i, try)
-		a, err := r.lab.acquire(ctx, r.clock, r.cfg.Client, name, r.cfg.Key, token, r.opts)
+		a, err := r.lab.Acquire(ctx, r.clock, name, r.cfg.Key, token, r.opts)
 		if a != nil {
 			r.mu.Lock()
 			r.checker.Acquired(a.Quorum())

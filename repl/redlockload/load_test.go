@@ -1,19 +1,34 @@
-package redlock_test
+package redlockload_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/redlock"
+	"github.com/locklab/locklab/repl/redlockload"
 )
+
+var ctx = context.Background()
+
+// up starts n embedded nodes, stopped when the test ends.
+func up(t *testing.T, n int) *redlock.Lab {
+	t.Helper()
+	l := &redlock.Lab{}
+	if err := l.Up(n, clock.Real{}, redlock.Embedded); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Down)
+	return l
+}
 
 // TestLoadNoFaults: without faults every cycle is granted once, and no
 // two grants were valid at once.
 func TestLoadNoFaults(t *testing.T) {
 	l := up(t, 5)
-	cfg := redlock.LoadConfig{Workers: 3, Iterations: 5, TTL: 1e9, Work: 1e6, Key: "lock:l", Seed: 1}
-	s, err := l.Load(ctx, clock.Real{}, cfg)
+	cfg := redlockload.LoadConfig{Workers: 3, Iterations: 5, TTL: 1e9, Work: 1e6, Key: "lock:l", Seed: 1}
+	s, err := redlockload.Run(ctx, l, clock.Real{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,8 +44,8 @@ func TestLoadNoFaults(t *testing.T) {
 // only the figures' consistency is asserted, and the verdict's wording.
 func TestLoadFaults(t *testing.T) {
 	l := up(t, 3)
-	cfg := redlock.LoadConfig{Workers: 4, Iterations: 5, TTL: 1e9, Work: 5e6, Key: "lock:l", Seed: 7, JumpEvery: 1, CrashEvery: 2}
-	s, err := l.Load(ctx, clock.Real{}, cfg)
+	cfg := redlockload.LoadConfig{Workers: 4, Iterations: 5, TTL: 1e9, Work: 5e6, Key: "lock:l", Seed: 7, JumpEvery: 1, CrashEvery: 2}
+	s, err := redlockload.Run(ctx, l, clock.Real{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package redlock
+package redlockload
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/redlock"
 )
 
 // LoadStats is what a `load --redlock` run counted, from the nodes'
@@ -13,7 +15,7 @@ import (
 type LoadStats struct {
 	Config      LoadConfig
 	Nodes       int
-	Kind        Kind
+	Kind        redlock.Kind
 	Attempts    int64 // redlock acquire runs, one try each
 	Sections    int64 // attempts whose client concluded it held the lock
 	Grants      int64 // attempts with a majority of OKs in the answers, validity left
@@ -56,10 +58,10 @@ func (s LoadStats) Table() string {
 
 func (s LoadStats) heading() string {
 	client, kind := "locklab's steps", "embedded"
-	if s.Config.Client == Redsync {
+	if s.Config.Client == redlock.Redsync {
 		client = "go-redsync/redsync"
 	}
-	if s.Kind == Real {
+	if s.Kind == redlock.Real {
 		kind = "redis-server"
 	}
 	var faults []string
@@ -118,14 +120,14 @@ func thousands(n int64) string {
 	return s
 }
 
-// loadWord is `load --redlock N ...`: the run, then its table; a FAIL is
-// ErrTwoHolders (the word's status).
-func (l *Lab) loadWord(ctx context.Context, env Env, args []string) error {
-	cfg, err := parseLoad(args, l.clientNow())
+// Word is `load --redlock N ...` (args after the word load): the run,
+// then its table; a FAIL is redlock.ErrTwoHolders (the word's status).
+func Word(ctx context.Context, l *redlock.Lab, env redlock.Env, args []string) error {
+	cfg, err := parseLoad(args, l.ClientNow())
 	if err != nil {
 		return err
 	}
-	s, err := l.Load(ctx, env.Clock(), cfg)
+	s, err := Run(ctx, l, env.Clock(), cfg)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,11 @@
-package redlock
+package redlockload
 
 import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/locklab/locklab/repl/redlock"
 )
 
 // LoadUsage is `load --redlock`'s synopsis.
@@ -15,7 +17,7 @@ const LoadUsage = "load --redlock N [--client redsync] [--iterations M] [--ttl D
 // many cycles (0: none).
 type LoadConfig struct {
 	Workers, Iterations   int
-	Client                Client
+	Client                redlock.Client
 	TTL, Work             time.Duration
 	Key                   string
 	JumpEvery, CrashEvery int    // a random node's clock jumps past the TTL / crashes and restarts empty
@@ -29,19 +31,19 @@ func defaultLoad() LoadConfig {
 }
 
 // parseLoad reads `load --redlock N ...`'s flags (after the word load).
-func parseLoad(args []string, client Client) (LoadConfig, error) {
+func parseLoad(args []string, client redlock.Client) (LoadConfig, error) {
 	cfg := defaultLoad()
 	cfg.Client = client
 	for i := 0; i < len(args); i += 2 {
 		if i+1 >= len(args) {
-			return cfg, UsageError(LoadUsage)
+			return cfg, redlock.UsageError(LoadUsage)
 		}
 		if err := cfg.set(args[i], args[i+1]); err != nil {
 			return cfg, fmt.Errorf("load --redlock: %s: %v\nusage: %s", args[i], err, LoadUsage)
 		}
 	}
 	if cfg.Workers == 0 {
-		return cfg, UsageError(LoadUsage)
+		return cfg, redlock.UsageError(LoadUsage)
 	}
 	if cfg.Workers*cfg.Iterations > maxCycles {
 		return cfg, fmt.Errorf("load --redlock: %d workers × %d iterations: at most %d cycles in all", cfg.Workers, cfg.Iterations, maxCycles)
@@ -103,12 +105,12 @@ func atLeast(value string, min int) (int, error) {
 	return n, nil
 }
 
-func clientNamed(name string) (Client, error) {
+func clientNamed(name string) (redlock.Client, error) {
 	switch name {
 	case "redsync":
-		return Redsync, nil
+		return redlock.Redsync, nil
 	case "locklab":
-		return Locklab, nil
+		return redlock.Locklab, nil
 	}
-	return Locklab, fmt.Errorf("redsync or locklab, not %q", name)
+	return redlock.Locklab, fmt.Errorf("redsync or locklab, not %q", name)
 }
