@@ -123,7 +123,7 @@ func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script) 
 		s.RunDone()
 		done <- err
 	}()
-	driveErr := s.Drive()
+	driveErr := s.Drive(ctx)
 	if driveErr != nil {
 		cancel()
 	}

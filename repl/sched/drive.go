@@ -2,6 +2,7 @@ package sched
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"time"
 )
@@ -9,10 +10,14 @@ import (
 // Drive lets the run's goroutines go one at a time until the script
 // ends. It returns a *StuckError when the schedule cannot go on: nothing
 // decided for StallAfter of wall-clock time, only polls left that nothing
-// can change, or more than MaxSteps steps.
-func (s *Sched) Drive() error {
+// can change, or more than MaxSteps steps; and ctx's error as soon as ctx
+// ends (a stopped search does not wait for a schedule it will not count:
+// a job stopped before it began may never say it ended).
+func (s *Sched) Drive(ctx context.Context) error {
 	watchdog := time.AfterFunc(StallAfter, s.stall)
 	defer watchdog.Stop()
+	stop := context.AfterFunc(ctx, s.stopped(ctx))
+	defer stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
@@ -30,6 +35,18 @@ func (s *Sched) Drive() error {
 		default:
 			s.cond.Wait() // nothing waits on us yet: the script is ending
 		}
+	}
+}
+
+// stopped ends the schedule with ctx's error.
+func (s *Sched) stopped(ctx context.Context) func() {
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.err == nil {
+			s.err = ctx.Err()
+		}
+		s.cond.Broadcast()
 	}
 }
 
