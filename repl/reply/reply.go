@@ -2,6 +2,7 @@ package reply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -127,6 +128,10 @@ func (p *Printer) annotate(w io.Writer, e session.Event) {
 func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if gate := (*session.GateError)(nil); errors.As(err, &gate) {
+		fmt.Fprintln(stderr, "locklab:", gate.Err) // not sent: the connection is fine
+		return words.Status(1)
 	}
 	fmt.Fprintln(stderr, session.Describe(err, t))
 	if session.IsAuthError(err) {

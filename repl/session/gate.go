@@ -23,6 +23,9 @@ func GateMiddleware(g Gate) Middleware {
 		return func(ctx context.Context, c *Conn, args []string) (Event, error) {
 			start := Now(ctx)
 			release, err := g.Turn(ctx, CallOf(ctx).Session, args)
+			if err != nil && ctx.Err() == nil {
+				err = &GateError{Err: err}
+			}
 			if err != nil {
 				return Event{Args: args, Err: err, Start: start, End: Now(ctx)}, err
 			}
@@ -31,3 +34,10 @@ func GateMiddleware(g Gate) Middleware {
 		}
 	}
 }
+
+// GateError is a command its gate refused: it was not sent, and nothing
+// is wrong with the connection.
+type GateError struct{ Err error }
+
+func (e *GateError) Error() string { return e.Err.Error() }
+func (e *GateError) Unwrap() error { return e.Err }
