@@ -104,7 +104,17 @@ func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, 
 	if c.JSON {
 		return failedStatus(r.Failed()), r.WriteJSON(stdout, sc)
 	}
+	return report(ctx, c, sc, r, draw, stdout, stderr)
+}
+
+// report prints the search and the shortest failing schedule's run, and
+// saves and draws that schedule as asked. Ctrl-C during its replay ends
+// it with what was printed (status 130).
+func report(ctx context.Context, c explore.Command, sc explore.Script, r *explore.Result, draw int, stdout, stderr io.Writer) (int, error) {
 	s, err := r.Report(ctx, stdout, sc, draw)
+	if ctx.Err() != nil {
+		return 130, nil
+	}
 	if err == nil && s == nil && c.Save != "" {
 		fmt.Fprintf(stderr, "locklab: explore: nothing saved to %s: no schedule failed\n", c.Save)
 	}
