@@ -103,7 +103,7 @@ func (s *Sched) turn() bool {
 		return sleeping
 	}
 	if len(s.steps) >= MaxSteps {
-		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(MaxSteps) + " steps and has not ended: a loop that never ends?"}
+		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(MaxSteps) + " steps and has not ended: a loop that never ends, or a script longer than explore runs (5,000 steps a schedule)?"}
 		return true
 	}
 	can = s.bound(can)
