@@ -184,8 +184,12 @@ func (e *entries) withEntry(parent context.Context, kind entryKind, f func(conte
 		defer e.src.OnEntry(nil)
 	}
 	err := f(ctx)
-	if errors.Is(err, context.Canceled) && parent.Err() == nil {
+	waitCut := kind.waits && ctx.Err() != nil && !errors.Is(err, context.Canceled) // a wait Ctrl-C cut short
+	if (errors.Is(err, context.Canceled) || waitCut) && parent.Err() == nil {
 		e.r.Run(parent, interruptedStmt) // $? is 130 after Ctrl-C, as in sh
+	}
+	if waitCut && parent.Err() == nil {
+		err = interp.ExitStatus(130)
 	}
 	if kind.quiet {
 		return err

@@ -68,7 +68,7 @@ func TestCtrlCStopsTheWait(t *testing.T) {
 		interrupt   int // which entry Ctrl-C lands in, from 0
 		want        string
 	}{
-		{"bare wait", "sleep 30 &\nwait\necho after\n", 1, "after\n"},
+		{"bare wait", "sleep 30 &\nwait\necho after $?\n", 1, "after 130\n"}, // $? as sh's after a Ctrl-C
 		{"end of the pipe", "sleep 30 &\necho hi\n", 2, "hi\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
