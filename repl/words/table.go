@@ -22,7 +22,7 @@ func labWords() []Word {
 			Summary: "the lesson's way to reach its Redis container; here it reaches the lab's Redis"},
 		{Name: "sleep", Kind: Lab, Run: sleep, Usage: "sleep SECONDS", Summary: "wait (0.3, 1, 2s, 1m); Ctrl-C cuts it short"},
 		{Name: "explore", Kind: Lab, Run: func(ctx context.Context, env Env, args []string) error { return env.Explore(ctx, args[1:]) },
-			Usage: "explore [--no-reduce] [--save OUT.lab] [--replay CHOICES] ... FILE.lab [ARG ...]", Summary: "run a script in every order of its sessions' commands, on virtual time"},
+			Usage: "explore [--no-reduce] [--save OUT.lab] [--replay N] ... FILE.lab [ARG ...]", Summary: "run a script in every order of its sessions' commands, on virtual time"},
 		{Name: "seats", Kind: Lab, Run: seatsWord, Usage: "seats SLOT N", Summary: "tell the notes how many bookings SLOT may hold (1 unless told)"},
 		{Name: "schedule", Kind: Lab, Run: scheduleWord, Usage: order.Usage,
 			Summary: "make the sessions' commands go in this order (a schedule explore --save found), on any server"},
