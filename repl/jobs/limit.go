@@ -54,7 +54,13 @@ type run struct {
 // error names it (once for the run), and from then on no job of the run
 // starts another until they have all ended: the shell that tried stops,
 // and a fork bomb dies out.
-func (j *Jobs) reserve(ctx context.Context) error {
+//
+// With tell, the error that names the limit is told at once, before any
+// other shell of the run can see the run full, and returned without its
+// message: whichever shell meets the limit, the message is out before
+// the run can end (a -c line whose main shell stopped first ended the
+// process before the job that met the limit had said so).
+func (j *Jobs) reserve(ctx context.Context, tell func(error)) error {
 	l := &j.limit
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -69,6 +75,10 @@ func (j *Jobs) reserve(ctx context.Context) error {
 		}
 		r.full = true
 		l.release(ctx.Done(), r, 0) // forgotten at once when it has no job of its own
+		if tell != nil && e.Msg != "" {
+			tell(e)
+			e = &words.Error{Status: e.Status}
+		}
 		return e
 	}
 	l.live++

@@ -46,8 +46,12 @@ func (j *Jobs) tracked() Tracker {
 // starts another until they have all ended: the shell that tried stops,
 // and a fork bomb dies out. A job that got its slot is told to the
 // tracker.
-func (j *Jobs) Reserve(ctx context.Context) error {
-	err := j.reserve(ctx)
+func (j *Jobs) Reserve(ctx context.Context) error { return j.ReserveTelling(ctx, nil) }
+
+// ReserveTelling is Reserve, telling the error that names the limit at
+// once (see reserve).
+func (j *Jobs) ReserveTelling(ctx context.Context, tell func(error)) error {
+	err := j.reserve(ctx, tell)
 	if t := j.tracked(); t != nil && err == nil {
 		t.JobStarting()
 	}

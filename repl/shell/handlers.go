@@ -62,11 +62,8 @@ func (s *Shell) call(ctx context.Context, args []string) ([]string, error) {
 // fatal to the interpreter, halts it (a fork bomb ends there), and the
 // limit is reported once.
 func (s *Shell) startJob(ctx context.Context, args []string) ([]string, error) {
-	err := s.jobs.Reserve(ctx)
+	err := s.jobs.ReserveTelling(ctx, func(err error) { s.report(ctx, args, err) })
 	if e, ok := words.AsError(err); ok {
-		if e.Msg != "" {
-			s.report(ctx, args, err)
-		}
 		return nil, words.Status(e.Status) // reported: Describe says nothing more
 	}
 	if err != nil {
