@@ -183,8 +183,8 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width:   func() int { return terminalWidth(in.stdout) },
 		Scripts: in.opts.Scripts,
-		Explore: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-			return exploreArgs(ctx, in.opts, args, stdout, stderr)
+		Explore: func(ctx context.Context, args []string, inFile bool, stdout, stderr io.Writer) int {
+			return exploreArgs(ctx, in.opts, args, inFile, stdout, stderr)
 		},
 	})
 	if sh != nil {

@@ -32,7 +32,7 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 	}
 	defer signal.Stop(sigs)
 	go func() { cancel(stopSignal{<-sigs}) }()
-	status := exploreArgs(ctx, o, o.Args[1:], stdout, stderr)
+	status := exploreArgs(ctx, o, o.Args[1:], false, stdout, stderr)
 	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig == syscall.SIGTERM {
 		dieBy(syscall.SIGTERM)
 	}
@@ -55,9 +55,13 @@ func stoppedBy(ctx context.Context) string {
 // exploreArgs runs a script once per schedule on embedded Redis servers
 // of its own (see package explore) and reports: 0 when no schedule
 // failed, 1 when one did, 2 when the script could not be explored. The
-// REPL's explore word runs it too.
-func exploreArgs(ctx context.Context, o Options, args []string, stdout, stderr io.Writer) int {
+// REPL's explore word runs it too; from a script (inFile), it writes no
+// files.
+func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, stdout, stderr io.Writer) int {
 	c, err := explore.ParseCommand(args)
+	if file := c.Writes(); err == nil && inFile && file != "" {
+		err = fmt.Errorf("%s: a script writes no files; run it in the REPL or as locklab explore", file)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 2

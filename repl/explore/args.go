@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -74,6 +75,12 @@ func ParseCommand(args []string) (Command, error) {
 		return c, err
 	}
 	return c, c.checkFiles()
+}
+
+// Writes is a file the command would write (--save, --svg, --mermaid),
+// or "".
+func (c Command) Writes() string {
+	return cmp.Or(c.Save, c.Picture.SVG, c.Picture.Mermaid)
 }
 
 // parseAnywhere reads flags before and after the file and its arguments

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
@@ -93,12 +92,7 @@ func (e *env) Explore(ctx context.Context, args []string) error {
 	if e.s.cfg.Explore == nil {
 		return words.Failf("explore: not available here; run locklab explore FILE.lab")
 	}
-	for _, a := range args {
-		if e.InFile() && slices.Contains([]string{"--save", "--svg", "--mermaid", "-save", "-svg", "-mermaid"}, strings.Split(a, "=")[0]) {
-			return words.Failf("explore %s: a script writes no files; run it in the REPL or as locklab explore", a)
-		}
-	}
-	if status := e.s.cfg.Explore(ctx, args, e.hc.Stdout, e.hc.Stderr); status != 0 {
+	if status := e.s.cfg.Explore(ctx, args, e.InFile(), e.hc.Stdout, e.hc.Stderr); status != 0 {
 		return words.Status(status)
 	}
 	return nil

@@ -41,8 +41,9 @@ type Config struct {
 	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
 	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
 	// Explore runs `explore ARGS` and returns its exit status (the
-	// program sets it: package explore runs shells of its own).
-	Explore func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	// program sets it: package explore runs shells of its own); inFile
+	// says the word comes from a script, which writes no files.
+	Explore func(ctx context.Context, args []string, inFile bool, stdout, stderr io.Writer) int
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
