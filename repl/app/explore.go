@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/locklab/locklab/repl/explore"
@@ -76,7 +77,11 @@ func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, std
 	sc := explore.Script{Name: c.File, Text: text, Args: c.Args, Scripts: o.Scripts, Dir: dir}
 	status, err := exploreOrReplay(ctx, c, sc, o, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "locklab: explore: %s: %v\n", c.File, err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, c.File+":") { // a position names the file already
+			msg = c.File + ": " + msg
+		}
+		fmt.Fprintf(stderr, "locklab: explore: %s\n", msg)
 		return 2
 	}
 	return status

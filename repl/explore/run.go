@@ -89,7 +89,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		return nil, err
 	}
 	defer sh.Close()
-	status, err := runScript(ctx, s, sh, sc)
+	status, err := runScript(ctx, s, sh, sc, len(p.Prefix) == 0 || p.picture)
 	ran := s.Ran()
 	o := &outcome{choices: ran.Choices, steps: ran.Steps, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
 	if errors.Is(err, sched.ErrEquivalent) {
@@ -99,7 +99,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.bad = badKinds(sh.Findings(ctx))
+	o.bad = badKinds(sh.EndVerdict(ctx))
 	if p.picture {
 		o.picture = sh.Timeline(ctx)
 	}
@@ -110,24 +110,26 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	return o, nil
 }
 
-// runScript runs the script in its own goroutine while the scheduler
-// drives it, and returns its exit status.
-func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script) (int, error) {
+// runScript runs the script while the scheduler drives it from a
+// goroutine of its own, and returns the script's exit status. Only a search's first run
+// (the empty prefix, which runs before any other) checks the script for
+// commands that can never run: the same text passes in every run.
+func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script, precheck bool) (int, error) {
 	run, cancel := context.WithCancel(ctx)
 	defer cancel()
-	done := make(chan error, 1)
+	driven := make(chan error, 1)
 	go func() {
-		src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
-			Whole: true, Precheck: true, Summary: sc.Name}
-		err := sh.Run(run, src)
-		s.RunDone()
-		done <- err
+		err := s.Drive(ctx)
+		if err != nil {
+			cancel()
+		}
+		driven <- err
 	}()
-	driveErr := s.Drive(ctx)
-	if driveErr != nil {
-		cancel()
-	}
-	runErr := <-done
+	src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
+		Whole: true, Precheck: precheck, Summary: sc.Name}
+	runErr := sh.Run(run, src) // on the worker's own goroutine, whose stack has grown to the interpreter's depth already
+	s.RunDone()
+	driveErr := <-driven
 	if ctx.Err() != nil {
 		return 0, ctx.Err() // stopped (Ctrl-C): not a schedule that ran
 	}

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -153,6 +154,9 @@ func Explore(ctx context.Context, sc Script, o Options) (*Result, error) {
 func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*Result, error) {
 	if err := refuse(sc); err != nil {
 		return nil, err
+	}
+	if abs, err := filepath.Abs(sc.Dir); err == nil {
+		sc.Dir = abs // once: a relative folder costs every run's shell a look at the working directory
 	}
 	// A schedule's garbage is short-lived and small: collecting less
 	// often runs a third more schedules a second.

@@ -153,6 +153,9 @@ func (s *Shell) beginRun(fresh bool, jobs []string) {
 	if fresh {
 		s.rec.Reset()
 		s.jobs.Forget()
+		s.mu.Lock()
+		s.shown, s.hasShown = nil, false
+		s.mu.Unlock()
 	}
 	s.out.BeginRun(s.rec.Start(), jobs)
 }

@@ -80,11 +80,27 @@ func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
 	}
 	findings := s.findings(ctx)
 	s.print.Verdict(w, findings)
+	s.mu.Lock()
+	s.shown, s.hasShown = findings, true
+	s.mu.Unlock()
 	return findings
 }
 
+// EndVerdict is the verdict the last run ended with, as it showed it
+// (explore groups schedules by it); a run that showed none is judged
+// now.
+func (s *Shell) EndVerdict(ctx context.Context) []check.Finding {
+	s.mu.Lock()
+	shown, ok := s.shown, s.hasShown
+	s.mu.Unlock()
+	if ok {
+		return shown
+	}
+	return s.findings(ctx)
+}
+
 // Findings is the verdict on the run so far, as the verdict line shows
-// it (explore groups schedules by it).
+// it.
 func (s *Shell) Findings(ctx context.Context) []check.Finding { return s.findings(ctx) }
 
 // findings is the verdict as it stands: each slot judged by its length as

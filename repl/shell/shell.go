@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/hostfs"
@@ -61,6 +62,8 @@ type Shell struct {
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
 	told       map[string]bool // things said once (a script found in the lab's own folder)
+	shown      []check.Finding // the verdict the last run ended with
+	hasShown   bool            // whether it showed one
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
