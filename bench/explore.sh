@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The figures of `locklab explore`, in one run, on this machine:
 #  (a) schedules per second, raw and reduced, on the two- and
-#      three-bidder scripts (go test -bench)
+#      three-bidder scripts (go test -bench), and what one schedule
+#      costs on one CPU, taken apart (what bounds the rate)
 #  (b) every shipped .lab explored: its summary and its wall time
 #  (c) the 3-session x 5-step space (756,756 raw orders,
 #      bench/three-by-five.lab): the reduced search, complete, and the
@@ -32,6 +33,10 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 echo "(a) schedules per second (go test -bench TwoBidders ./repl/explore/):"
 go test -run XXX -bench TwoBidders -benchtime 2s ./repl/explore/ |
   awk '/schedules\/s/ { sub("BenchmarkTwoBidders/", "", $1); sub("-[0-9]+$", "", $1); printf "    %-28s %8.0f schedules/s\n", $1, $(NF-1) }'
+
+echo "    what one two-bidder schedule costs on one CPU (go test -bench ScheduleCost -cpu 1):"
+go test -run XXX -bench ScheduleCost -benchtime 1s -cpu 1 ./repl/explore/ |
+  awk '/^BenchmarkScheduleCost/ { sub("BenchmarkScheduleCost/", "", $1); printf "      %-28s %6.0f µs\n", $1, $3 / 1000 }'
 
 echo "(b) every shipped script:"
 for f in scripts/*.lab; do
