@@ -3,6 +3,7 @@ package order
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 )
@@ -11,6 +12,7 @@ import (
 type Gate struct {
 	steps []string      // the session of each step
 	wait  time.Duration // how long a session waits for its turn before the order is given up
+	tell  io.Writer     // where giving the order up is said
 
 	mu      sync.Mutex
 	next    int           // the step whose turn it is
@@ -20,15 +22,16 @@ type Gate struct {
 }
 
 // New is a gate for steps (session names, one per command) that gives up
-// the order when a session has waited wait for its turn.
-func New(steps []string, wait time.Duration) *Gate {
-	return &Gate{steps: steps, wait: wait, changed: make(chan struct{})}
+// the order when a session has waited wait for its turn, and says so on
+// tell.
+func New(steps []string, wait time.Duration, tell io.Writer) *Gate {
+	return &Gate{steps: steps, wait: wait, tell: tell, changed: make(chan struct{})}
 }
 
 // Turn waits until the schedule's next step is name's and the step before
 // it is over. When the order cannot be kept (the step whose turn it is
-// did not come within the wait), it says so once, as this command's
-// error, and from then on every command goes freely.
+// did not come within the wait), it says so once, and from then on every
+// command goes freely, this one first.
 func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(), error) {
 	timer := time.NewTimer(g.wait)
 	defer timer.Stop()
@@ -50,9 +53,7 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(), er
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-timer.C:
-			if err := g.giveUp(name); err != nil {
-				return nil, err
-			}
+			g.giveUp(name)
 		}
 	}
 }
@@ -66,17 +67,18 @@ func (g *Gate) release() {
 	g.signal()
 }
 
-// giveUp breaks the order: the step whose turn it is never came.
-func (g *Gate) giveUp(name string) error {
+// giveUp breaks the order, saying so: the step whose turn it is never
+// came.
+func (g *Gate) giveUp(name string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.broken {
-		return nil
+		return
 	}
 	g.broken = true
 	g.signal()
-	return fmt.Errorf("the schedule did not replay: step %d is %s's, which sent nothing for %v while %s waited;"+
-		" from here the sessions go in any order (the script may poll a different number of times, or read the clock)",
+	fmt.Fprintf(g.tell, "locklab: the schedule did not replay: step %d is %s's, which sent nothing for %v while %s waited;"+
+		" from here the sessions go in any order (the script may poll a different number of times, or read the clock)\n",
 		g.next+1, g.steps[g.next], g.wait, name)
 }
 

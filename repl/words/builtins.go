@@ -79,7 +79,7 @@ func scheduleWord(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return Usage(order.Usage + "   (" + err.Error() + ")")
 	}
-	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait)))
+	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait, env.Stderr())))
 	return nil
 }
 
