@@ -333,6 +333,6 @@ func (a *Annotator) lost(h *holding, key string) Note {
 		text += " at " + a.at(h.expires)
 	}
 	text += fmt.Sprintf(" while %s was still working: %s no longer holds it", h.session, h.session)
-	a.findings = append(a.findings, Finding{Kind: ExpiredWhileHeld, Key: key, Text: text})
+	a.findings = append(a.findings, Finding{Kind: ExpiredWhileWorking, Key: key, Text: text})
 	return Note{h.session, Bad, text}
 }

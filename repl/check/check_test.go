@@ -122,7 +122,7 @@ func TestFindingBad(t *testing.T) {
 		check.Overlap:          true,
 		check.BlindDel:         true,
 		check.TwoHolders:       true,
-		check.ExpiredWhileHeld: true, // the TTL was shorter than the work: the lesson's failure mode 1, even if nobody entered yet
+		check.ExpiredWhileWorking: true, // the TTL was shorter than the work: the lesson's failure mode 1, even if nobody entered yet
 		check.SlotOK:           false,
 		check.AllClear:         false,
 		check.NoVerdict:        false,
@@ -195,13 +195,13 @@ func TestVerdictAllClear(t *testing.T) {
 		{"commands failed, a clean race", failed + acquire + lost + release, []check.Kind{check.NoVerdict}},
 		{"commands failed, a double booking", failed + "# lengths room=2\n" + check1 + check2, []check.Kind{check.DoubleBooking, check.NoVerdict}},
 		{"a loser is no bug", acquire + lost + release, []check.Kind{check.AllClear}},
-		{"expired while held, nobody else", acquire + expired, []check.Kind{check.ExpiredWhileHeld}},
+		{"expired while held, nobody else", acquire + expired, []check.Kind{check.ExpiredWhileWorking}},
 		{"one booking, one bidder", "# lengths room=1\n" + check1, []check.Kind{check.SlotOK, check.AllClear}},
 		{"double booking", "# lengths room=2\n" + check1 + check2, []check.Kind{check.DoubleBooking}},
 		{"two seats", "# seats room=2\n# lengths room=2\n" + check1 + check2, []check.Kind{check.SlotOK, check.AllClear}},
 		{"three bookings, two seats", "# seats room=2\n# lengths room=3\n" + check1 + check2 + check3, []check.Kind{check.Overbooking}},
-		{"wrong-owner delete", slow + fast + blindDel, []check.Kind{check.WrongOwnerDel, check.Overlap, check.ExpiredWhileHeld}},
-		{"compare-and-delete kept", slow + fast + evalKept, []check.Kind{check.Overlap, check.ExpiredWhileHeld}},
+		{"wrong-owner delete", slow + fast + blindDel, []check.Kind{check.WrongOwnerDel, check.Overlap, check.ExpiredWhileWorking}},
+		{"compare-and-delete kept", slow + fast + evalKept, []check.Kind{check.Overlap, check.ExpiredWhileWorking}},
 		{"blind DEL in one session", main1 + main2 + mainDel, []check.Kind{check.BlindDel}},
 		{"double booking and a clean lock", "# lengths room=2\n" + acquire + release + check1 + check2, []check.Kind{check.DoubleBooking}},
 	}

@@ -102,11 +102,11 @@ func (a *Annotator) doubleBooked(s *slot, count int64) {
 		who = append(who, b.value)
 		allSawRoom = allSawRoom && b.checked && b.saw < s.seats
 	}
-	kind, word, next := DoubleBooking, "DOUBLE BOOKING", "a second"
+	kind, next := DoubleBooking, "a second"
 	if s.seats > 1 {
-		kind, word, next = Overbooking, "OVERBOOKING", "another"
+		kind, next = Overbooking, "another"
 	}
-	text := fmt.Sprintf("%s: %s held %d bookings (%s) for %d seat(s)", word, s.key, count, strings.Join(who, ", "), s.seats)
+	text := fmt.Sprintf("%s: %s held %d bookings (%s) for %d seat(s)", kind.Headline(), s.key, count, strings.Join(who, ", "), s.seats)
 	if allSawRoom {
 		text += fmt.Sprintf(": each bidder checked the count, saw room, and booked; nothing stopped %s bidder between its check and its booking", next)
 	}

@@ -14,7 +14,7 @@ const (
 	Overbooking      Kind = "overbooking"    // more bookings than seats, with seats > 1
 	WrongOwnerDel    Kind = "wrong-owner-del"
 	Overlap          Kind = "overlap"
-	ExpiredWhileHeld Kind = "expired-while-held"
+	ExpiredWhileWorking Kind = "expired-while-working" // a lock ran out before its holder finished
 	BlindDel         Kind = "blind-del"
 	TwoHolders       Kind = "two-holders"
 	SlotOK           Kind = "slot-ok"
@@ -23,7 +23,28 @@ const (
 )
 
 // Kinds are the finding names, for help and for checking `expect verdict`.
-var Kinds = []Kind{DoubleBooking, Overbooking, WrongOwnerDel, Overlap, ExpiredWhileHeld, BlindDel, TwoHolders, AllClear, NoVerdict}
+var Kinds = []Kind{DoubleBooking, Overbooking, WrongOwnerDel, Overlap, ExpiredWhileWorking, BlindDel, TwoHolders, AllClear, NoVerdict}
+
+// oldNames are names a kind had before, which scripts may still use.
+var oldNames = map[string]Kind{"expired-while-held": ExpiredWhileWorking}
+
+// ParseKind is the kind name names: one of Kinds, or an older name of
+// one (expired-while-held).
+func ParseKind(name string) (Kind, bool) {
+	if k, ok := oldNames[name]; ok {
+		return k, true
+	}
+	return Kind(name), slices.Contains(Kinds, Kind(name))
+}
+
+// Headline is the kind as the verdict line words it: DOUBLE BOOKING,
+// WRONG-OWNER DEL, EXPIRED WHILE WORKING ...
+func (k Kind) Headline() string {
+	if k == WrongOwnerDel {
+		return "WRONG-OWNER DEL"
+	}
+	return strings.ToUpper(strings.ReplaceAll(string(k), "-", " "))
+}
 
 // Finding is one thing the run showed.
 type Finding struct {
@@ -35,7 +56,7 @@ type Finding struct {
 // Bad reports whether the finding is a bug showing.
 func (f Finding) Bad() bool {
 	switch f.Kind {
-	case DoubleBooking, Overbooking, WrongOwnerDel, Overlap, BlindDel, ExpiredWhileHeld, TwoHolders:
+	case DoubleBooking, Overbooking, WrongOwnerDel, Overlap, BlindDel, ExpiredWhileWorking, TwoHolders:
 		return true
 	}
 	return false
@@ -272,7 +293,7 @@ func (a *Annotator) lockVerdicts() []Finding {
 	}
 	var out []Finding
 	for _, key := range keys {
-		for _, k := range []Kind{TwoHolders, WrongOwnerDel, BlindDel, Overlap, ExpiredWhileHeld} {
+		for _, k := range []Kind{TwoHolders, WrongOwnerDel, BlindDel, Overlap, ExpiredWhileWorking} {
 			if n := counts[kindKey{k, key}]; n > 0 {
 				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
 			}
@@ -287,13 +308,13 @@ func (a *Annotator) lockVerdicts() []Finding {
 func summary(k Kind, key string, n int) string {
 	switch k {
 	case WrongOwnerDel:
-		return fmt.Sprintf("WRONG-OWNER DEL on %s: %d delete(s) removed a lock another session held", key, n)
+		return fmt.Sprintf("%s on %s: %d delete(s) removed a lock another session held", k.Headline(), key, n)
 	case TwoHolders:
-		return fmt.Sprintf("TWO HOLDERS of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
-			"refuse a lock whose WAIT on the same connection answers 0, and fence the resource", key, n)
+		return fmt.Sprintf("%s of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
+			"refuse a lock whose WAIT on the same connection answers 0, and fence the resource", k.Headline(), key, n)
 	case BlindDel:
-		return fmt.Sprintf("BLIND DEL on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
-			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", key, n)
+		return fmt.Sprintf("%s on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
+			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", k.Headline(), key, n)
 	}
-	return fmt.Sprintf("EXPIRED WHILE WORKING on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", key, n)
+	return fmt.Sprintf("%s on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", ExpiredWhileWorking.Headline(), key, n)
 }

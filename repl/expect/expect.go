@@ -48,10 +48,14 @@ func Parse(args []string) (Expectation, error) {
 	}
 	switch args[0] {
 	case "verdict", "no":
-		if len(args) != 2 || !slices.Contains(check.Kinds, check.Kind(args[1])) {
+		kind, ok := check.Kind(""), false
+		if len(args) == 2 {
+			kind, ok = check.ParseKind(args[1])
+		}
+		if !ok {
 			return Expectation{}, fmt.Errorf("expect %s KIND: KIND is one of %s", args[0], kindList())
 		}
-		return Expectation{Kind: args[0], Value: args[1]}, nil
+		return Expectation{Kind: args[0], Value: string(kind)}, nil
 	case "reply":
 		if len(args) == 2 {
 			return Expectation{Kind: "reply", Op: "==", Value: args[1]}, nil

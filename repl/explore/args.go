@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/locklab/locklab/repl/check"
+
 	"github.com/locklab/locklab/repl/output"
 )
 
@@ -155,9 +157,11 @@ func (c *Command) check(choices string, set map[string]bool) error {
 	case c.Replay > 0 && choices != "":
 		return errors.New("--replay N and --choices LIST both name a schedule: give one")
 	}
-	if err := checkProperty(c.Property); err != nil {
+	property, err := normalProperty(c.Property)
+	if err != nil {
 		return err
 	}
+	c.Property = property
 	return c.readChoices(choices, set["choices"])
 }
 
@@ -186,18 +190,31 @@ func nonNegative(v string) (int, error) {
 	return n, nil
 }
 
-// properties are what --property may name.
-var properties = []string{"expect", "double-booking", "overbooking", "wrong-owner-del", "overlap", "expired-while-held", "blind-del", "two-holders"}
-
-// checkProperty refuses a --property word that names no property.
-func checkProperty(property string) error {
-	if property == "" {
-		return nil
-	}
-	for _, p := range strings.Split(property, ",") {
-		if !slices.Contains(properties, p) {
-			return fmt.Errorf("--property %s: %q is none of %s", property, p, strings.Join(properties, ", "))
+// properties are what --property may name: "expect" and the bug kinds.
+func properties() []string {
+	names := []string{"expect"}
+	for _, k := range check.Kinds {
+		if (check.Finding{Kind: k}).Bad() {
+			names = append(names, string(k))
 		}
 	}
-	return nil
+	return names
+}
+
+// normalProperty is a --property list with each kind by its own name (an
+// older name taken), or an error for a word that names no property.
+func normalProperty(property string) (string, error) {
+	if property == "" {
+		return "", nil
+	}
+	words := strings.Split(property, ",")
+	for i, p := range words {
+		if k, ok := check.ParseKind(p); ok {
+			words[i] = string(k)
+		}
+		if !slices.Contains(properties(), words[i]) {
+			return "", fmt.Errorf("--property %s: %q is none of %s", property, p, strings.Join(properties(), ", "))
+		}
+	}
+	return strings.Join(words, ","), nil
 }

@@ -16,7 +16,7 @@ import (
 func groupName(kinds []check.Kind) string {
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
-		names[i] = strings.ToUpper(strings.ReplaceAll(string(k), "-", " "))
+		names[i] = k.Headline()
 	}
 	return strings.Join(names, " + ")
 }

@@ -13,7 +13,7 @@ import (
 
 // summaryShape is a summary line: how many schedules, complete or the
 // bound, then the groups (bug kinds joined by +, or all clear).
-var summaryShape = regexp.MustCompile(`^explored (\d+) schedules? \((complete|bounded at \d+ (schedules|steps)), (raw|reduced)\): \d+ ([A-Z +]+|all clear)(, \d+ ([A-Z +]+|all clear))*$`)
+var summaryShape = regexp.MustCompile(`^explored (\d+) schedules? \((complete|bounded at \d+ (schedules|steps)), (raw|reduced)\): \d+ ([A-Z +-]+|all clear)(, \d+ ([A-Z +-]+|all clear))*$`)
 
 // shipped says, from each lesson script's own comments, what every
 // schedule must show (all) and what none may (none); "" in all means
@@ -25,13 +25,13 @@ var shipped = map[string]struct {
 }{
 	"double-booking":        {some: "DOUBLE BOOKING"},
 	"locked-booking":        {all: []string{""}},
-	"blind-unlock":          {all: []string{"WRONG OWNER DEL"}},
-	"eval-release":          {all: []string{"OVERLAP"}, none: []string{"WRONG OWNER DEL"}},
-	"fencing":               {all: []string{"OVERLAP"}, none: []string{"DOUBLE BOOKING", "WRONG OWNER DEL"}},
-	"ttl-overlap":           {all: []string{"OVERLAP", "DOUBLE BOOKING"}, none: []string{"WRONG OWNER DEL"}},
+	"blind-unlock":          {all: []string{"WRONG-OWNER DEL"}},
+	"eval-release":          {all: []string{"OVERLAP"}, none: []string{"WRONG-OWNER DEL"}},
+	"fencing":               {all: []string{"OVERLAP"}, none: []string{"DOUBLE BOOKING", "WRONG-OWNER DEL"}},
+	"ttl-overlap":           {all: []string{"OVERLAP", "DOUBLE BOOKING"}, none: []string{"WRONG-OWNER DEL"}},
 	"watchdog":              {all: []string{""}},
-	"locks-break":           {all: []string{"WRONG OWNER DEL", "OVERLAP"}},
-	"locks-fix":             {all: []string{"OVERLAP"}, none: []string{"WRONG OWNER DEL"}},
+	"locks-break":           {all: []string{"WRONG-OWNER DEL", "OVERLAP"}},
+	"locks-fix":             {all: []string{"OVERLAP"}, none: []string{"WRONG-OWNER DEL"}},
 	"load":                  {refused: "load"},
 	"failover":              {refused: "cluster"},
 	"failover-fixes":        {refused: "cluster"},
