@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/locklab/locklab/repl/sched"
 	"github.com/locklab/locklab/repl/timeline"
@@ -125,19 +127,36 @@ func Save(path string, sc Script, s *Schedule) error {
 	return err
 }
 
-// saved is the text Save writes.
+// saved is the text Save writes. Every step and the script's name are
+// written on one comment line each, their line breaks escaped: a step's
+// words are data (a Lua body, a value with a newline), never lines the
+// saved script runs.
 func saved(sc Script, s *Schedule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: schedule #%d, choices %s, %d steps.\n",
-		sc.Name, s.Number, joinInts(s.Choices), len(s.Steps))
+		oneLine(sc.Name), s.Number, joinInts(s.Choices), len(s.Steps))
 	b.WriteString("# On any server (locklab -p PORT THIS.lab) the sessions' commands go in this order:\n")
 	sessions := make([]string, len(s.Steps))
 	for i, st := range s.Steps {
-		fmt.Fprintf(&b, "#   %d. %s\n", i+1, st)
-		sessions[i], _, _ = strings.Cut(st, " ")
+		fmt.Fprintf(&b, "#   %d. %s\n", i+1, oneLine(st))
+		sessions[i], _, _ = strings.Cut(st, " ") // a session's name is a word: a letter, then letters, digits, - or _
 	}
 	fmt.Fprintf(&b, "schedule %s\n\n", strings.Join(sessions, " "))
 	b.Write(sc.Text)
+	return b.String()
+}
+
+// oneLine is s with its line breaks and other control characters
+// escaped as Go writes them (\n, \r, \x1b), so that it stays on one line.
+func oneLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+			continue
+		}
+		b.WriteRune(r)
+	}
 	return b.String()
 }
 

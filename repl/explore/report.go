@@ -70,7 +70,7 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	}
 	fmt.Fprintf(w, "\nshortest failing schedule: #%d, %d steps, choices %s\n", s.Number, len(s.Steps), joinInts(s.Choices))
 	for i, st := range s.Steps {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, st)
+		fmt.Fprintf(w, "  %d. %s\n", i+1, oneLine(st))
 	}
 	fmt.Fprintf(w, "\nits run, replayed (locklab explore %s--replay %d %s):\n%s", r.opts.flags(), s.Number, sc.Name, s.Transcript)
 	return s, nil
