@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -67,7 +68,11 @@ func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, std
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 2
 	}
-	text, err := os.ReadFile(c.File)
+	if ext := filepath.Ext(c.File); inFile && ext != ".lab" && ext != ".sh" {
+		fmt.Fprintf(stderr, "locklab: explore: %s: a script explores only .lab and .sh scripts, as run does (host files stay out of the lab)\n", c.File)
+		return 127
+	}
+	text, err := readScript(c.File)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 127
@@ -85,6 +90,24 @@ func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, std
 		return 2
 	}
 	return status
+}
+
+// maxScript bounds the script explore reads whole: far above any lab's,
+// and it keeps /dev/zero from filling the memory.
+const maxScript = 8 << 20
+
+// readScript reads the script to explore, up to maxScript bytes.
+func readScript(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.LimitReader(f, maxScript+1))
+	if err == nil && len(text) > maxScript {
+		err = fmt.Errorf("%s: over %d MiB: not a lab script", path, maxScript>>20)
+	}
+	return text, err
 }
 
 // exploreOrReplay runs the search (or the one schedule --replay names)
