@@ -86,7 +86,7 @@ func TestReplayMisfit(t *testing.T) {
 
 // TestSummaryOne says "1 schedule", not "1 schedules".
 func TestSummaryOne(t *testing.T) {
-	r := &Result{Schedules: 1, Complete: true, Mode: "reduced", Groups: map[string]int{"": 1}}
+	r := &Result{Schedules: 1, Complete: true, Mode: "reduced", Groups: map[string]int{allClear: 1}}
 	if got, want := r.Summary(), "explored 1 schedule (complete, reduced): 1 all clear"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

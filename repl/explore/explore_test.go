@@ -150,7 +150,7 @@ func TestShippedBookings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Schedules < 2 || !r.Complete || r.Groups[""] != r.Schedules || r.ExpectFailed != 0 || r.shortest != nil {
+	if r.Schedules < 2 || !r.Complete || r.Groups[allClear] != r.Schedules || r.ExpectFailed != 0 || r.shortest != nil {
 		t.Errorf("locked-booking: %s, %d failed the script", r.Summary(), r.ExpectFailed)
 	}
 	if took := time.Since(began); took > time.Second {

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"cmp"
 	"encoding/json"
 	"io"
 	"strings"
@@ -40,14 +39,14 @@ func (r *Result) WriteJSON(w io.Writer, sc Script) error {
 		Schedules: r.Schedules, Cut: r.Cut, Steps: r.Steps, Groups: map[string]int{},
 		ExpectFailed: r.ExpectFailed, Failing: []jsonSchedule{}}
 	for k, n := range r.Groups {
-		j.Groups[strings.ToLower(cmp.Or(k, "all clear"))] = n
+		j.Groups[strings.ToLower(k)] = n
 	}
 	if r.shortest != nil {
 		j.Shortest = r.shortest.number
 	}
 	for _, o := range r.failing {
 		j.Failing = append(j.Failing, jsonSchedule{Number: o.number, Choices: picks(o.choices),
-			Verdict: groupName(o.bad), Status: o.status, Preempts: o.preempts, Steps: o.steps})
+			Verdict: o.group(), Status: o.status, Preempts: o.preempts, Steps: o.steps})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

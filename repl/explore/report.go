@@ -12,7 +12,7 @@ import (
 )
 
 // groupName names a set of bug kinds as the verdict does (DOUBLE
-// BOOKING), or "" for none.
+// BOOKING + OVERLAP).
 func groupName(kinds []check.Kind) string {
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
@@ -37,10 +37,7 @@ func (r *Result) Summary() string {
 	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		if k == "" {
-			k = "all clear"
-		}
-		parts[i] = fmt.Sprintf("%d %s", r.Groups[keys[i]], k)
+		parts[i] = fmt.Sprintf("%d %s", r.Groups[k], k)
 	}
 	if len(parts) == 0 {
 		return fmt.Sprintf("explored 0 schedules (%s, %s)", bound, r.Mode) // stopped before one ran
@@ -76,9 +73,9 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	return s, nil
 }
 
-// clearLast sorts the all-clear group after the bugs.
+// clearLast sorts the groups with no bug after the bugs.
 func clearLast(group string) int {
-	if group == "" {
+	if group == allClear || group == noVerdict {
 		return 1
 	}
 	return 0

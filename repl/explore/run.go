@@ -40,6 +40,7 @@ type outcome struct {
 	picks    []int // the choices' picks: the schedule's place in depth-first order
 	steps    []string
 	bad      []check.Kind // the verdict's bug kinds, sorted
+	cleared  bool         // the verdict said all clear
 	status   int          // the script's exit status (1: an expectation failed)
 	output   string       // its transcript
 	diverged bool
@@ -48,6 +49,26 @@ type outcome struct {
 	number   int               // its place in the search's order, from 1
 	picture  timeline.Timeline // its timeline (a replay's only)
 }
+
+// group is the schedule's verdict as the summary counts it: its bug
+// kinds (DOUBLE BOOKING + OVERLAP), else "all clear" when the verdict
+// said so, else "no verdict" (the run judged nothing, or could not: a
+// command failed, nothing was contested).
+func (o *outcome) group() string {
+	switch {
+	case len(o.bad) > 0:
+		return groupName(o.bad)
+	case o.cleared:
+		return allClear
+	}
+	return noVerdict
+}
+
+// The groups of schedules with no bug.
+const (
+	allClear  = "all clear"
+	noVerdict = "no verdict"
+)
 
 // failed reports whether the schedule broke a property: a bug verdict,
 // or a failed expectation (or any other failure of the script).
@@ -99,7 +120,9 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.bad = badKinds(sh.EndVerdict(ctx))
+	verdict := sh.EndVerdict(ctx)
+	o.bad = badKinds(verdict)
+	o.cleared = slices.ContainsFunc(verdict, func(f check.Finding) bool { return f.Kind == check.AllClear })
 	if p.picture {
 		o.picture = sh.Timeline(ctx)
 	}

@@ -203,7 +203,7 @@ func (r *Result) add(o *outcome) {
 	if o.breaks(r.opts.Property) {
 		r.failing = append(r.failing, o)
 	}
-	r.Groups[groupName(o.bad)]++
+	r.Groups[o.group()]++
 	if o.status != 0 {
 		r.ExpectFailed++
 	}
