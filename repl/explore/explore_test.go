@@ -178,6 +178,35 @@ func TestSameOutput(t *testing.T) {
 	}
 }
 
+// TestSameRandomAnswers: SRANDMEMBER and SPOP answer the same in every
+// run of a schedule (the embedded Redis is seeded), so a script that
+// branches on them replays, and reports the same, byte for byte.
+func TestSameRandomAnswers(t *testing.T) {
+	sc := Script{Name: "random.lab", Dir: "../..", Text: []byte(`DEL s
+SADD s a b c d e f g h i j k l m n o p
+pick() { m=$(SRANDMEMBER s); SET "got:$1" "$m"; SPOP s 2; }
+pick x & pick y & wait
+expect GET got:x == none
+`)}
+	var reports [4]string
+	for i := range reports {
+		r, err := Explore(context.Background(), sc, Options{Raw: true})
+		if err != nil {
+			t.Fatal(err) // a run that did not replay the same way
+		}
+		var b strings.Builder
+		if _, err := r.Report(context.Background(), &b, sc, 0); err != nil {
+			t.Fatal(err)
+		}
+		reports[i] = b.String()
+	}
+	for i := range reports {
+		if reports[i] != reports[0] {
+			t.Fatalf("reports differ:\n%s\n---\n%s", reports[0], reports[i])
+		}
+	}
+}
+
 // TestBounded: a limit below the space says bounded, never complete.
 func TestBounded(t *testing.T) {
 	r, err := Explore(context.Background(), script(t, "testdata/two-bidders.lab"), Options{Raw: true, Bound: Bound{Schedules: 4}})

@@ -63,6 +63,7 @@ func StartInProcess(c clock.Clock) (*Embedded, error) {
 	_, real := c.(clock.Real)
 	if !real {
 		m.SetTime(c.Now())
+		m.Seed(1) // SRANDMEMBER, SPOP, RANDOMKEY: the same answers in the same run (a schedule replays)
 	}
 	conn, err := m.Dial() // starts the server without a listener
 	if err != nil {
