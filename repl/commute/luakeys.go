@@ -22,7 +22,24 @@ var (
 	luaKey  = regexp.MustCompile(`^KEYS\s*\[[^\[\]]*\]$`)
 	// luaEscape is a way to reach redis.call other than by its name.
 	luaEscape = regexp.MustCompile(`\b(_G|_ENV|loadstring|load|getfenv|setfenv|rawget|setmetatable|require|dofile)\b`)
+	// luaKeysUse is a use of KEYS: what comes before it, and after.
+	luaKeysUse = regexp.MustCompile(`(#?\s*)\bKEYS\b(\s*\[[^\[\]]*\]\s*=?=?)?`)
 )
+
+// keysRead reports whether body only reads KEYS: its length (#KEYS) or
+// an element (KEYS[1]), never assigning one, aliasing the table
+// (local k = KEYS) or handing it to a function (table.insert(KEYS, x)):
+// a script that rewrites KEYS[1] calls with a key it did not declare.
+func keysRead(body string) bool {
+	for _, m := range luaKeysUse.FindAllStringSubmatch(body, -1) {
+		length, element := strings.HasPrefix(m[1], "#"), m[2]
+		assigned := strings.HasSuffix(element, "=") && !strings.HasSuffix(element, "==")
+		if !length && (element == "" || assigned) {
+			return false
+		}
+	}
+	return true
+}
 
 // sha is a script's SHA1 as SCRIPT LOAD answers it.
 func sha(body string) string {
@@ -32,7 +49,7 @@ func sha(body string) string {
 
 // keysDeclared reports whether body touches no key but through KEYS.
 func keysDeclared(body string) bool {
-	if body == "" || luaEscape.MatchString(body) {
+	if body == "" || luaEscape.MatchString(body) || !keysRead(body) {
 		return false
 	}
 	calls := luaCall.FindAllStringIndex(body, -1)
