@@ -129,11 +129,13 @@ func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, 
 	if err != nil && r == nil {
 		return 0, err
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(stdout, "%s (%s)\n", r.Summary(), stoppedBy(ctx))
+	switch {
+	case c.JSON && ctx.Err() != nil:
+		return 130, r.WriteJSON(stdout, sc)
+	case ctx.Err() != nil:
+		r.Stopped(stdout, sc, stoppedBy(ctx))
 		return 130, nil
-	}
-	if c.JSON {
+	case c.JSON:
 		return failedStatus(r.Failed()), r.WriteJSON(stdout, sc)
 	}
 	return report(ctx, c, sc, r, draw, stdout, stderr)
@@ -157,7 +159,7 @@ func report(ctx context.Context, c explore.Command, sc explore.Script, r *explor
 		if err := explore.Save(c.Save, sc, s); err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(stderr, "locklab: wrote the shortest failing schedule to %s (run it on any server: locklab -p PORT %s)\n", c.Save, c.Save)
+		fmt.Fprintf(stderr, "locklab: wrote the shortest failing schedule to %s (run it on any server: locklab -p PORT %s)\n", c.Save, explore.CommandLine(c.Save, sc.Args))
 	}
 	return 1, exportPicture(c.Picture, s, stderr)
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/check"
 )
@@ -55,12 +58,7 @@ func (r *Result) Summary() string {
 // which it returns (nil when none failed).
 func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (*Schedule, error) {
 	fmt.Fprintln(w, r.Summary())
-	if r.ExpectFailed > 0 {
-		fmt.Fprintf(w, "the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.ExpectFailed, r.Schedules)
-	}
-	if r.opts.Property != "" {
-		fmt.Fprintf(w, "%d of %d schedules break --property %s\n", len(r.failing), r.Schedules, r.opts.Property)
-	}
+	r.failures(w)
 	s, err := r.Shortest(ctx, sc, draw)
 	if err != nil || s == nil {
 		return nil, err
@@ -69,8 +67,62 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	for i, st := range s.Steps {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, oneLine(st))
 	}
-	fmt.Fprintf(w, "\nits run, replayed (locklab explore %s--replay %d %s):\n%s", r.opts.flags(), s.Number, sc.Name, s.Transcript)
+	fmt.Fprintf(w, "\nits run, replayed (%s):\n%s", r.replayCommand(sc, s.Number), s.Transcript)
 	return s, nil
+}
+
+// Stopped prints what a search that was stopped (by) ran: its counts,
+// and the shortest failing schedule so far, by number, with the command
+// that shows it (its replay is what the stop skipped).
+func (r *Result) Stopped(w io.Writer, sc Script, by string) {
+	fmt.Fprintf(w, "%s (%s)\n", r.Summary(), by)
+	r.failures(w)
+	if o := r.shortest; o != nil {
+		fmt.Fprintf(w, "shortest failing schedule so far: #%d, %d steps (%s shows it)\n", o.number, len(o.steps), r.replayCommand(sc, o.number))
+	}
+}
+
+// failures says how many schedules failed the script's own checks, and
+// how many broke the --property asked for.
+func (r *Result) failures(w io.Writer) {
+	if r.ExpectFailed > 0 {
+		fmt.Fprintf(w, "the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.ExpectFailed, r.Schedules)
+	}
+	if r.opts.Property != "" {
+		fmt.Fprintf(w, "%d of %d schedules break --property %s\n", len(r.failing), r.Schedules, r.opts.Property)
+	}
+}
+
+// replayCommand is the command that runs schedule n of this search
+// again: -- keeps arguments that read as flags the script's.
+func (r *Result) replayCommand(sc Script, n int) string {
+	line := CommandLine(sc.Name, sc.Args)
+	if slices.ContainsFunc(sc.Args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
+		line = CommandLine(sc.Name, append([]string{"--"}, sc.Args...))
+	}
+	return fmt.Sprintf("locklab explore %s--replay %d %s", r.opts.flags(), n, line)
+}
+
+// CommandLine is a script and its arguments as a shell command line
+// gives them to locklab (locklab FILE ARG ...): each word quoted where
+// it must be.
+func CommandLine(file string, args []string) string {
+	words := []string{shellWord(file)}
+	for _, a := range args {
+		words = append(words, shellWord(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellWord is s as one shell word.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
+	}
+	if q, err := syntax.Quote(s, syntax.LangBash); err == nil {
+		return q
+	}
+	return strconv.Quote(s)
 }
 
 // clearLast sorts the groups with no bug after the bugs.

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,30 @@ func TestStopped(t *testing.T) {
 		}
 		if !strings.Contains(r.Summary(), "stopped") || r.Schedules == 0 || r.Complete {
 			t.Errorf("%s: %s", o.mode(), r.Summary())
+		}
+	}
+}
+
+// TestStoppedSaysWhatFailed: when a search in which every schedule fails
+// the script's check is stopped after a few schedules, what it prints says so, and
+// names the shortest failing schedule so far with the command that shows
+// it (arguments included). Before, it printed the summary alone, and a
+// search that failed everywhere read as all clear.
+func TestStoppedSaysWhatFailed(t *testing.T) {
+	sc := inline("fails.lab", "DEL log\nw() { RPUSH log \"$1\"; }\nw a & w b & w c & wait\nexpect LLEN log == \"$1\"\n")
+	sc.Args = []string{"2 items"}
+	r, err := Explore(context.Background(), sc, Options{Raw: true, Bound: Bound{Schedules: 3}}) // as far as a stop came
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	r.Stopped(&b, sc, "Ctrl-C")
+	for _, want := range []string{
+		fmt.Sprintf("the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.Schedules, r.Schedules),
+		"shortest failing schedule so far: #1, 4 steps (locklab explore --no-reduce --max-schedules 3 --replay 1 fails.lab '2 items' shows it)\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("got\n%s\nwant a line %q", b.String(), want)
 		}
 	}
 }
