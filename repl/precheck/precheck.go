@@ -3,6 +3,8 @@ package precheck
 import (
 	"fmt"
 
+	"github.com/locklab/locklab/repl/order"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/expect"
@@ -57,6 +59,10 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 	case name == "expect" && len(lits) == len(call.Args):
 		if _, err := expect.Parse(lits[1:]); err != nil {
 			return err.Error()
+		}
+	case name == "schedule" && len(lits) == len(call.Args):
+		if _, _, err := order.Parse(lits[1:]); err != nil {
+			return fmt.Sprintf("schedule: %v\nusage: %s", err, order.Usage) // a saved schedule that would force no order
 		}
 	case funcs[name]:
 	case words.Classify(padded(lits, len(call.Args)), words.Lang).Kind == words.Unknown:
