@@ -123,6 +123,9 @@ func exploreOrReplay(ctx context.Context, c explore.Command, sc explore.Script, 
 			return 0, err
 		}
 		fmt.Fprint(stdout, s.Transcript)
+		if err := saveSchedule(c.Save, "the schedule", sc, s, stderr); err != nil {
+			return 0, err
+		}
 		return failedStatus(s.Failed), exportPicture(c.Picture, s, stderr)
 	}
 	r, err := explore.Explore(ctx, sc, c.Options)
@@ -149,19 +152,33 @@ func report(ctx context.Context, c explore.Command, sc explore.Script, r *explor
 	if ctx.Err() != nil {
 		return 130, nil
 	}
-	if err == nil && s == nil && c.Save != "" {
-		fmt.Fprintf(stderr, "locklab: explore: nothing saved to %s: no schedule failed\n", c.Save)
+	if err == nil && s == nil {
+		for _, file := range []string{c.Save, c.Picture.SVG, c.Picture.Mermaid} {
+			if file != "" {
+				fmt.Fprintf(stderr, "locklab: explore: nothing written to %s: no schedule failed\n", file)
+			}
+		}
 	}
 	if err != nil || s == nil {
 		return failedStatus(r.Failed()), err
 	}
-	if c.Save != "" {
-		if err := explore.Save(c.Save, sc, s); err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(stderr, "locklab: wrote the shortest failing schedule to %s (run it on any server: locklab -p PORT %s)\n", c.Save, explore.CommandLine(c.Save, sc.Args))
+	if err := saveSchedule(c.Save, "the shortest failing schedule", sc, s, stderr); err != nil {
+		return 0, err
 	}
 	return 1, exportPicture(c.Picture, s, stderr)
+}
+
+// saveSchedule writes s (what) to file as a lab script, when file is
+// given, and says how to run it.
+func saveSchedule(file, what string, sc explore.Script, s *explore.Schedule, stderr io.Writer) error {
+	if file == "" {
+		return nil
+	}
+	if err := explore.Save(file, sc, s); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "locklab: wrote %s to %s (run it on any server: locklab -p PORT %s)\n", what, file, explore.CommandLine(file, sc.Args))
+	return nil
 }
 
 // replayOne runs the one schedule --replay or --choices names.

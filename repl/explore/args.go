@@ -106,36 +106,44 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // checkFiles refuses, before the search, a picture's file with the wrong
-// ending, and a --save onto the script itself (it would overwrite it).
+// ending, and an output that could not be written or would clobber
+// something (see checkOutput).
 func (c *Command) checkFiles() error {
-	for _, export := range []struct{ format, file string }{{"svg", c.Picture.SVG}, {"mermaid", c.Picture.Mermaid}} {
-		if export.file == "" {
+	for _, out := range []struct{ flag, format, file string }{
+		{"--svg", "svg", c.Picture.SVG}, {"--mermaid", "mermaid", c.Picture.Mermaid}, {"--save", "", c.Save},
+	} {
+		if out.file == "" {
 			continue
 		}
-		if err := output.CheckExport(export.format, export.file); err != nil {
+		if out.format != "" {
+			if err := output.CheckExport(out.format, out.file); err != nil {
+				return err
+			}
+		}
+		if err := checkOutput(out.flag, out.file, c.File); err != nil {
 			return err
 		}
 	}
-	if c.Save == "" {
-		return nil
-	}
-	return checkSave(c.Save, c.File)
+	return nil
 }
 
-// checkSave refuses, before the search, a --save that could not be
-// written or would overwrite the script: a symbolic link (never
-// followed), a folder that does not exist, the script itself.
-func checkSave(save, file string) error {
-	if fi, err := os.Lstat(save); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", save)
+// checkOutput refuses, before the search, an output file that could not
+// be written or would overwrite the script: a symbolic link (never
+// followed), a folder, a folder that does not exist, the script itself.
+func checkOutput(flag, out, file string) error {
+	if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s %s: a symbolic link: not followed (name the file itself)", flag, out)
 	}
-	if fi, err := os.Stat(filepath.Dir(save)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("--save %s: no folder %s to save it in", save, filepath.Dir(save))
+	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s %s: no folder %s to write it in", flag, out, filepath.Dir(out))
 	}
-	saveTo, err1 := os.Stat(save)
+	to, err1 := os.Stat(out)
 	script, err2 := os.Stat(file)
-	if err1 == nil && err2 == nil && os.SameFile(saveTo, script) {
-		return fmt.Errorf("--save %s: that is the script being explored: save the schedule under another name", save)
+	switch {
+	case err1 == nil && to.IsDir():
+		return fmt.Errorf("%s %s: a folder: name a file in it", flag, out)
+	case err1 == nil && err2 == nil && os.SameFile(to, script):
+		return fmt.Errorf("%s %s: that is the script being explored: write it under another name", flag, out)
 	}
 	return nil
 }
@@ -156,6 +164,8 @@ func (c *Command) check(choices string, set map[string]bool) error {
 		return fmt.Errorf("--replay %d: a schedule's number, as the report prints it (#3 is --replay 3)", c.Replay)
 	case c.Replay > 0 && choices != "":
 		return errors.New("--replay N and --choices LIST both name a schedule: give one")
+	case c.JSON && (c.Replay > 0 || choices != ""):
+		return errors.New("--json reports a search's counts; --replay and --choices run one schedule: give one or the other")
 	}
 	property, err := normalProperty(c.Property)
 	if err != nil {

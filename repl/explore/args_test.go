@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,6 +117,15 @@ func TestOutputsChecked(t *testing.T) {
 	for _, save := range []string{filepath.Join(dir, "link.lab"), filepath.Join(dir, "no", "x.lab")} {
 		if _, err := ParseCommand([]string{"--save", save, script}); err == nil {
 			t.Errorf("--save %s: no error", save)
+		}
+	}
+	svgScript, folder := filepath.Join(dir, "s.svg"), filepath.Join(dir, "d.lab")
+	if err := errors.Join(os.WriteFile(svgScript, []byte("SET a 1\n"), 0o644), os.Mkdir(folder, 0o755)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--svg", svgScript, svgScript}, {"--save", folder, script}} {
+		if _, err := ParseCommand(args); err == nil {
+			t.Errorf("%v: no error", args)
 		}
 	}
 	if _, err := ParseCommand([]string{"--save", filepath.Join(dir, "new.lab"), "--svg", "a.svg", script}); err != nil {

@@ -133,8 +133,12 @@ func Save(path string, sc Script, s *Schedule) error {
 // saved script runs.
 func saved(sc Script, s *Schedule) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: schedule #%d, choices %s, %d steps.\n",
-		oneLine(sc.Name), s.Number, joinInts(s.Choices), len(s.Steps))
+	number := ""
+	if s.Number > 0 { // a search's schedule, not a --choices list's
+		number = fmt.Sprintf("schedule #%d, ", s.Number)
+	}
+	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: %schoices %s, %d steps.\n",
+		oneLine(sc.Name), number, joinInts(s.Choices), len(s.Steps))
 	b.WriteString("# On any server (locklab -p PORT THIS.lab) the sessions' commands go in this order:\n")
 	sessions := make([]string, len(s.Steps))
 	for i, st := range s.Steps {
