@@ -152,8 +152,10 @@ func checkOutput(flag, out, file string) error {
 // reads --choices; set names the flags given.
 func (c *Command) check(choices string, set map[string]bool) error {
 	switch {
-	case c.Schedules < 0 || c.Steps < 0:
+	case c.Schedules < 0 || c.Steps < 0 || set["max-schedules"] && c.Schedules == 0 || set["max-steps"] && c.Steps == 0:
 		return errors.New("--max-schedules N and --max-steps N need N > 0 (leave them out for the defaults)")
+	case set["replay"] && c.Replay == 0:
+		return errors.New("--replay 0: schedules are numbered from 1, as the report prints them (#3 is --replay 3)")
 	case set["random"] && c.Random <= 0:
 		return errors.New("--random N needs N > 0 samples")
 	case c.Random > 0 && (c.Preempt || c.Raw):

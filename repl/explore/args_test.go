@@ -42,7 +42,7 @@ func TestParseCommand(t *testing.T) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--random", "0"}, {"--random", "-1"}, {"--choices", ""}, {"--choices", "0,x"}, {"--replay", "-1"},
-		{"--max-schedules", "-5"}, {"--max-steps", "-1"},
+		{"--max-schedules", "-5"}, {"--max-steps", "-1"}, {"--max-schedules", "0"}, {"--max-steps", "0"}, {"--replay", "0"},
 	} {
 		if _, err := ParseCommand(append(args, "two-bidders.lab")); err == nil {
 			t.Errorf("%q: no error", args)
@@ -54,7 +54,7 @@ func TestBadFlags(t *testing.T) {
 	if c, err := ParseCommand([]string{"--", "x.lab", "--json", "-x"}); err != nil || len(c.Args) != 2 {
 		t.Errorf("-- x.lab --json -x: %v, %v", c.Args, err)
 	}
-	c, err := ParseCommand([]string{"--choices", "0,1", "--max-steps", "0", "x.lab"})
+	c, err := ParseCommand([]string{"--choices", "0,1", "--max-steps", "50", "x.lab"})
 	if err != nil || len(c.Choices) != 2 {
 		t.Errorf("--choices 0,1: %v, %v", c.Choices, err)
 	}
