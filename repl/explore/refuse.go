@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"strings"
 	"bytes"
 	"fmt"
 
@@ -18,6 +19,15 @@ var unexplorable = map[string]string{
 	"replication": "it reads a real cluster's replication offsets",
 	"load":        "it runs its own workers for thousands of steps; run it without explore",
 	"schedule":    "it forces one order of the sessions (a saved schedule); explore the script it was saved from",
+}
+
+// unexplorableRedis are the Redis commands explore refuses (in any
+// case), and why.
+var unexplorableRedis = map[string]string{
+	"SUBSCRIBE":  "it waits for messages for ever, and no schedule ends while it does",
+	"PSUBSCRIBE": "it waits for messages for ever, and no schedule ends while it does",
+	"SSUBSCRIBE": "it waits for messages for ever, and no schedule ends while it does",
+	"MONITOR":    "it streams every command for ever, and no schedule ends while it does",
 }
 
 // RefusedError is a script explore will not run: it uses Word, at Pos.
@@ -44,8 +54,8 @@ func refuse(sc Script) error {
 		if found != nil || !ok || len(call.Args) == 0 {
 			return found == nil
 		}
-		if why, bad := unexplorable[call.Args[0].Lit()]; bad {
-			found = &RefusedError{Word: call.Args[0].Lit(), Why: why, Pos: call.Pos()}
+		if word, why := commandWord(call); word != "" {
+			found = &RefusedError{Word: word, Why: why, Pos: call.Pos()}
 		}
 		return found == nil
 	})
@@ -53,4 +63,22 @@ func refuse(sc Script) error {
 		return nil
 	}
 	return found
+}
+
+// commandWord is call's command word (past an @NAME) and why explore
+// refuses it, or "" when it does not: a lab word as written, a Redis
+// command in any case.
+func commandWord(call *syntax.CallExpr) (word, why string) {
+	args := call.Args
+	if strings.HasPrefix(args[0].Lit(), "@") && len(args) > 1 {
+		args = args[1:]
+	}
+	word = args[0].Lit()
+	if why, ok := unexplorable[word]; ok {
+		return word, why
+	}
+	if why, ok := unexplorableRedis[strings.ToUpper(word)]; ok {
+		return word, why
+	}
+	return "", ""
 }

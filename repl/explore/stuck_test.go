@@ -95,6 +95,15 @@ func TestRefused(t *testing.T) {
 	if _, err := Explore(context.Background(), inline("ok.lab", "echo cluster up\n"), Options{}); err != nil {
 		t.Errorf("cluster as an argument is not the word: %v", err)
 	}
+	// A stream no schedule ends: before, a SUBSCRIBE in a job stopped the
+	// search after 3 s with "stuck at step 0: local work between steps".
+	for _, line := range []string{"@sub subscribe ch &", "PSUBSCRIBE 'c*' &", "MONITOR"} {
+		_, err := Explore(context.Background(), inline("sub.lab", "SET a 1\n"+line+"\nPUBLISH ch x\n"), Options{})
+		var refused *RefusedError
+		if !errors.As(err, &refused) || refused.Pos.Line() != 2 || !strings.Contains(refused.Why, "for ever") {
+			t.Errorf("%s: got %v", line, err)
+		}
+	}
 }
 
 // TestSyntaxError names the script's line and column once, without a
