@@ -33,7 +33,8 @@ import (
 // Unlike `ttyin`, which writes its whole input at once, this types while
 // commands run, as a person does. After the last step locklab must end
 // (type quit) within 20s. The stdout is what the terminal showed, with
-// its control sequences and carriage returns removed.
+// its control sequences and carriage returns removed; a status other
+// than 0 is said on stderr ("locklab exited 130").
 func cmdTTY(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: tty FILE [ARGS...]")
@@ -51,6 +52,9 @@ func cmdTTY(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	err = t.wait(20 * time.Second)
 	fmt.Fprint(ts.Stdout(), t.screen())
+	if exit, ok := err.(*exec.ExitError); ok {
+		fmt.Fprintf(ts.Stderr(), "locklab exited %d\n", exit.ExitCode()) // for `! tty` to check
+	}
 	switch {
 	case err == errStillRunning:
 		ts.Fatalf("locklab still runs 20s after the last step")

@@ -45,7 +45,11 @@ func (in *input) interactive(ctx context.Context) int {
 	prompt := func() string { return repl.Prompt(main, in.sessions.Target) }
 	ir := newInterrupter()
 	defer ir.stop()
-	if err := sh.Run(ctx, shell.Source{Lines: term, Prompt: prompt, OnEntry: ir.set}); err != nil && words.ExitCode(err) == 0 {
+	err = sh.Run(ctx, shell.Source{Lines: term, Prompt: prompt, OnEntry: ir.set})
+	if code := words.ExitCode(err); code != 0 {
+		return code // exit N, or quit after a Ctrl-C (130), as in sh
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)
 		return 1
 	}
