@@ -83,9 +83,8 @@ func readsSorted(schedule string) string {
 	return strings.Join(steps, " ")
 }
 
-// labels writes a schedule's bidder steps as the model does: job3 (the
-// script's third statement, alice) is a, job4 is b; main's steps are left
-// out.
+// labels writes a schedule's bidder steps as the model does: alice (the
+// job `bid alice &`) is a, bob is b; main's steps are left out.
 func labels(steps []string) string {
 	var out []string
 	seen := map[string]int{}
@@ -95,7 +94,7 @@ func labels(steps []string) string {
 			continue
 		}
 		seen[who]++
-		out = append(out, map[string]string{"job3": "a", "job4": "b"}[who]+string(rune('0'+seen[who])))
+		out = append(out, map[string]string{"alice": "a", "bob": "b"}[who]+string(rune('0'+seen[who])))
 	}
 	return strings.Join(out, " ")
 }

@@ -4,15 +4,25 @@ import (
 	"path"
 	"strings"
 
+	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // JobName is the session a background job running words is named after:
 // `@bob CMD` is bob, `book carol` (a bidder's macro) is carol,
-// `./book.sh alice` is alice (the lesson's bidder), `./x.sh` is x; "" when
-// the words name none.
+// `./book.sh alice` is alice (the lesson's bidder), `./x.sh` is x, a
+// function's `bid dave` is dave; "" when the words name none, or name
+// main.
 func JobName(line []string) string {
+	if name := namedBy(line); name != session.Main {
+		return name
+	}
+	return "" // a job never shares main's connection
+}
+
+// namedBy is JobName's pick, main included.
+func namedBy(line []string) string {
 	c := words.Classify(line, words.Lang)
 	switch {
 	case c.Kind == words.Session:
@@ -27,6 +37,8 @@ func JobName(line []string) string {
 		return scriptJobName(line)
 	case c.Kind == words.Macro && c.Word.Bidder && len(line) > 1 && words.ValidName(line[1]):
 		return line[1]
+	case c.Kind == words.Unknown && len(line) > 1 && words.ValidName(line[1]):
+		return line[1] // a function of the script's: its first argument, as a script's (bid alice &)
 	}
 	return ""
 }
