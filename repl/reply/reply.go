@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"time"
 
@@ -150,10 +151,23 @@ func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err err
 		fmt.Fprintf(stderr, "hint: %s closed this session's connection (a crash, a restart, CLIENT KILL or its idle timeout); "+
 			"the next command connects again, on the same database.\n", t.Label())
 	default:
-		fmt.Fprintf(stderr, "hint: is a Redis running at %s? `docker compose up -d` starts one; "+
-			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label())
+		fmt.Fprintf(stderr, "hint: is a Redis running at %s? %s; "+
+			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label(), startOne(t))
 	}
 	return words.Status(1)
+}
+
+// startOne says how to start a Redis where t points: the lab's compose
+// file listens on 6379; elsewhere redis-server takes the port.
+func startOne(t session.Target) string {
+	_, port, err := net.SplitHostPort(t.Addr)
+	switch {
+	case err != nil || t.Network == "unix":
+		return "start one there"
+	case port == "6379":
+		return "`docker compose up -d` starts one"
+	}
+	return "`redis-server --port " + port + "` starts one (the lab's compose.yaml listens on 6379)"
 }
 
 // Verdict prints findings, the verdict on a run, to w.
