@@ -41,11 +41,13 @@ func TestCancel(t *testing.T) {
 				cfg.Key = "lock:cancel:" + c.name
 				ctx, cancel := context.WithCancel(context.Background())
 				var cancelled atomic.Int64
-				time.AfterFunc(250*time.Millisecond, func() {
+				stop := func() {
 					cancelled.Store(time.Now().UnixNano())
 					cancel()
-				})
-				s, err := Run(ctx, dialer(addr), cfg, nil)
+				}
+				// 150ms after the first worker is in (not after a fixed time:
+				// on a loaded machine none may be in yet), mid-work or pause.
+				s, err := Run(ctx, onEntered(dialer(addr), cfg.Key, func() { time.AfterFunc(150*time.Millisecond, stop) }), cfg, nil)
 				latency := time.Since(time.Unix(0, cancelled.Load()))
 				if err != nil {
 					t.Fatal(err)
@@ -65,6 +67,28 @@ func TestCancel(t *testing.T) {
 			})
 		}
 	})
+}
+
+// onEntered wraps dial's connections: the first time a worker counts
+// itself in (INCR KEY:inside), entered runs, once.
+func onEntered(dial func(int) Conn, key string, entered func()) func(int) Conn {
+	var once sync.Once
+	return func(w int) Conn { return &entering{Conn: dial(w), inside: key + ":inside", once: &once, entered: entered} }
+}
+
+type entering struct {
+	Conn
+	inside  string
+	once    *sync.Once
+	entered func()
+}
+
+func (e *entering) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	r, err := e.Conn.DoBatch(ctx, batch)
+	if err == nil && len(batch) > 0 && len(batch[0]) == 2 && batch[0][0] == "INCR" && batch[0][1] == e.inside {
+		e.once.Do(e.entered)
+	}
+	return r, err
 }
 
 // checkClean checks what a stopped run left on the server: none of its
