@@ -120,9 +120,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	verdict := sh.EndVerdict(ctx)
-	o.bad = badKinds(verdict)
-	o.cleared = slices.ContainsFunc(verdict, func(f check.Finding) bool { return f.Kind == check.AllClear })
+	o.judge(sh.EndVerdict(ctx))
 	if p.picture {
 		o.picture = sh.Timeline(ctx)
 	}
@@ -169,6 +167,13 @@ func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script, 
 type scriptError struct{ msg string }
 
 func (e *scriptError) Error() string { return e.msg }
+
+// judge keeps what the run's verdict said: its bug kinds, and whether
+// it said all clear.
+func (o *outcome) judge(verdict []check.Finding) {
+	o.bad = badKinds(verdict)
+	o.cleared = slices.ContainsFunc(verdict, func(f check.Finding) bool { return f.Kind == check.AllClear })
+}
 
 // badKinds are the kinds of the findings that name a bug, sorted, once
 // each.
