@@ -116,17 +116,17 @@ func catch(f func()) (v any) {
 
 func TestFindingBad(t *testing.T) {
 	tests := map[check.Kind]bool{
-		check.DoubleBooking:    true,
-		check.Overbooking:      true,
-		check.WrongOwnerDel:    true,
-		check.Overlap:          true,
-		check.BlindDel:         true,
-		check.TwoHolders:       true,
+		check.DoubleBooking:       true,
+		check.Overbooking:         true,
+		check.WrongOwnerDel:       true,
+		check.Overlap:             true,
+		check.BlindDel:            true,
+		check.TwoHolders:          true,
 		check.ExpiredWhileWorking: true, // the TTL was shorter than the work: the lesson's failure mode 1, even if nobody entered yet
-		check.SlotOK:           false,
-		check.AllClear:         false,
-		check.NoVerdict:        false,
-		check.Kind("unknown"):  false,
+		check.SlotOK:              false,
+		check.AllClear:            false,
+		check.NoVerdict:           false,
+		check.Kind("unknown"):     false,
 	}
 	for kind, bad := range tests {
 		if got := (check.Finding{Kind: kind, Key: "k", Text: "x"}).Bad(); got != bad {

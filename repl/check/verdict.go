@@ -10,16 +10,16 @@ import (
 type Kind string
 
 const (
-	DoubleBooking    Kind = "double-booking" // more bookings than the one seat
-	Overbooking      Kind = "overbooking"    // more bookings than seats, with seats > 1
-	WrongOwnerDel    Kind = "wrong-owner-del"
-	Overlap          Kind = "overlap"
+	DoubleBooking       Kind = "double-booking" // more bookings than the one seat
+	Overbooking         Kind = "overbooking"    // more bookings than seats, with seats > 1
+	WrongOwnerDel       Kind = "wrong-owner-del"
+	Overlap             Kind = "overlap"
 	ExpiredWhileWorking Kind = "expired-while-working" // a lock ran out before its holder finished
-	BlindDel         Kind = "blind-del"
-	TwoHolders       Kind = "two-holders"
-	SlotOK           Kind = "slot-ok"
-	AllClear         Kind = "all-clear"
-	NoVerdict        Kind = "no-verdict" // what the run showed cannot be judged (see Verdict)
+	BlindDel            Kind = "blind-del"
+	TwoHolders          Kind = "two-holders"
+	SlotOK              Kind = "slot-ok"
+	AllClear            Kind = "all-clear"
+	NoVerdict           Kind = "no-verdict" // what the run showed cannot be judged (see Verdict)
 )
 
 // Kinds are the finding names, for help and for checking `expect verdict`.

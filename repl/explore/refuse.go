@@ -1,9 +1,9 @@
 package explore
 
 import (
-	"strings"
 	"bytes"
 	"fmt"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )

@@ -73,7 +73,9 @@ func TestCancel(t *testing.T) {
 // itself in (INCR KEY:inside), entered runs, once.
 func onEntered(dial func(int) Conn, key string, entered func()) func(int) Conn {
 	var once sync.Once
-	return func(w int) Conn { return &entering{Conn: dial(w), inside: key + ":inside", once: &once, entered: entered} }
+	return func(w int) Conn {
+		return &entering{Conn: dial(w), inside: key + ":inside", once: &once, entered: entered}
+	}
 }
 
 type entering struct {
