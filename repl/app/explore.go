@@ -72,7 +72,11 @@ func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, std
 		fmt.Fprintf(stderr, "locklab: explore: %s: a script explores only .lab and .sh scripts, as run does (host files stay out of the lab)\n", c.File)
 		return 127
 	}
-	text, err := readScript(c.File)
+	text, err := readScript(ctx, c.File)
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "locklab: explore: %s: stopped (%s) while reading it\n", c.File, stoppedBy(ctx))
+		return 130
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 127
@@ -96,8 +100,28 @@ func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, std
 // and it keeps /dev/zero from filling the memory.
 const maxScript = 8 << 20
 
-// readScript reads the script to explore, up to maxScript bytes.
-func readScript(path string) ([]byte, error) {
+// readScript reads the script to explore, up to maxScript bytes, until
+// ctx ends: a FIFO with no writer blocks its opening for ever.
+func readScript(ctx context.Context, path string) ([]byte, error) {
+	type read struct {
+		text []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		text, err := readCapped(path)
+		done <- read{text, err}
+	}()
+	select {
+	case r := <-done:
+		return r.text, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err() // the goroutine ends with the process
+	}
+}
+
+// readCapped reads path, up to maxScript bytes.
+func readCapped(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -129,7 +129,8 @@ func (c *Command) checkFiles() error {
 
 // checkOutput refuses, before the search, an output file that could not
 // be written or would overwrite the script: a symbolic link (never
-// followed), a folder, a folder that does not exist, the script itself.
+// followed), a folder, a pipe or a device, a folder that does not exist,
+// the script itself.
 func checkOutput(flag, out, file string) error {
 	if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return fmt.Errorf("%s %s: a symbolic link: not followed (name the file itself)", flag, out)
@@ -142,6 +143,8 @@ func checkOutput(flag, out, file string) error {
 	switch {
 	case err1 == nil && to.IsDir():
 		return fmt.Errorf("%s %s: a folder: name a file in it", flag, out)
+	case err1 == nil && !to.Mode().IsRegular():
+		return fmt.Errorf("%s %s: not a regular file (a pipe or a device): name a file", flag, out)
 	case err1 == nil && err2 == nil && os.SameFile(to, script):
 		return fmt.Errorf("%s %s: that is the script being explored: write it under another name", flag, out)
 	}

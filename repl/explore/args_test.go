@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -123,7 +124,11 @@ func TestOutputsChecked(t *testing.T) {
 	if err := errors.Join(os.WriteFile(svgScript, []byte("SET a 1\n"), 0o644), os.Mkdir(folder, 0o755)); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"--svg", svgScript, svgScript}, {"--save", folder, script}} {
+	fifo := filepath.Join(dir, "p.lab")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--svg", svgScript, svgScript}, {"--save", folder, script}, {"--save", fifo, script}} {
 		if _, err := ParseCommand(args); err == nil {
 			t.Errorf("%v: no error", args)
 		}

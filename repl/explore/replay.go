@@ -143,7 +143,8 @@ func saved(sc Script, s *Schedule) string {
 	sessions := make([]string, len(s.Steps))
 	for i, st := range s.Steps {
 		fmt.Fprintf(&b, "#   %d. %s\n", i+1, oneLine(st))
-		sessions[i], _, _ = strings.Cut(st, " ") // a session's name is a word: a letter, then letters, digits, - or _
+		name, _, _ := strings.Cut(st, " ") // a session's name has no space: CLIENT SETNAME refuses one
+		sessions[i] = shellWord(name)      // but a job's may come from its argument: book "$w" &
 	}
 	fmt.Fprintf(&b, "schedule %s\n\n", strings.Join(sessions, " "))
 	b.Write(sc.Text)

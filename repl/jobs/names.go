@@ -54,11 +54,13 @@ func scriptJobName(line []string) string {
 }
 
 // NamedByArgument reports whether a job running first is named after its
-// first argument (a bidder's macro, a script path), so that a job whose
-// argument is only known at run time (`book $w &`) is named then.
+// first argument (a bidder's macro, a script path, a function), so that a
+// job whose argument is only known at run time (`book $w &`) is named
+// then.
 func NamedByArgument(first string) bool {
 	c := words.Classify([]string{first, ""}, words.Lang)
-	return (c.Kind == words.Script && strings.Contains(first, "/")) || (c.Kind == words.Macro && c.Word.Bidder)
+	return (c.Kind == words.Script && strings.Contains(first, "/")) || (c.Kind == words.Macro && c.Word.Bidder) ||
+		c.Kind == words.Unknown // a function of the script's (for w in a b; do bid "$w" & done)
 }
 
 // Starts reports whether node starts a background job.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -107,6 +108,11 @@ func Parse(args []string) (steps []string, wait time.Duration, err error) {
 	}
 	if len(args) == 0 {
 		return nil, 0, fmt.Errorf("no steps: name the session of each command, in order")
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return nil, 0, fmt.Errorf("%s: not a session (the one option is --wait DUR, first)", a)
+		}
 	}
 	return args, wait, nil
 }
