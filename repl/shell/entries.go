@@ -99,7 +99,8 @@ func (e *entries) failed(err error) bool {
 	}
 	e.base = e.feed.Lines()
 	if interrupted {
-		return false // the next parser's Restart drops the entry
+		e.r.Run(context.Background(), interruptedStmt) // $? is 130, as after Ctrl-C at sh's prompt
+		return false                                   // the next parser's Restart drops the entry
 	}
 	return readErr != nil || (err != nil && !isSyntax)
 }
