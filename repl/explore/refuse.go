@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/locklab/locklab/repl/words"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -65,15 +67,18 @@ func refuse(sc Script) error {
 	return found
 }
 
-// commandWord is call's command word (past an @NAME) and why explore
-// refuses it, or "" when it does not: a lab word as written, a Redis
-// command in any case.
+// commandWord is call's command word (past an @NAME, or redis-cli's
+// repeat count) and why explore refuses it, or "" when it does not: a
+// lab word as written, a Redis command in any case, quoted or not.
 func commandWord(call *syntax.CallExpr) (word, why string) {
-	args := call.Args
-	if strings.HasPrefix(args[0].Lit(), "@") && len(args) > 1 {
-		args = args[1:]
+	lits := words.Literals(call.Args)
+	for len(lits) > 1 && (strings.HasPrefix(lits[0], "@") || strings.Trim(lits[0], "0123456789") == "") {
+		lits = lits[1:]
 	}
-	word = args[0].Lit()
+	if len(lits) == 0 {
+		return "", "" // known at run time only
+	}
+	word = lits[0]
 	if why, ok := unexplorable[word]; ok {
 		return word, why
 	}

@@ -92,12 +92,14 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%s: got %v", word, err)
 		}
 	}
-	if _, err := Explore(context.Background(), inline("ok.lab", "echo cluster up\n"), Options{}); err != nil {
-		t.Errorf("cluster as an argument is not the word: %v", err)
+	for _, text := range []string{"echo cluster up\n", "SET k SUBSCRIBE\necho MONITOR\n"} {
+		if _, err := Explore(context.Background(), inline("ok.lab", text), Options{}); err != nil {
+			t.Errorf("%q: a word as an argument is not the command: %v", text, err)
+		}
 	}
 	// A stream no schedule ends: before, a SUBSCRIBE in a job stopped the
 	// search after 3 s with "stuck at step 0: local work between steps".
-	for _, line := range []string{"@sub subscribe ch &", "PSUBSCRIBE 'c*' &", "MONITOR"} {
+	for _, line := range []string{"@sub subscribe ch &", "PSUBSCRIBE 'c*' &", "MONITOR", `"SUBSCRIBE" ch &`, "3 SUBSCRIBE ch &"} {
 		_, err := Explore(context.Background(), inline("sub.lab", "SET a 1\n"+line+"\nPUBLISH ch x\n"), Options{})
 		var refused *RefusedError
 		if !errors.As(err, &refused) || refused.Pos.Line() != 2 || !strings.Contains(refused.Why, "for ever") {
