@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -27,12 +28,29 @@ func From(r io.Reader) *Plain {
 type Plain struct{ r *bufio.Reader }
 
 func (p *Plain) ReadLine(string) (string, error) {
-	line, err := p.r.ReadString('\n')
-	if err == io.EOF && line != "" {
-		err = nil // a last line without its newline
+	var line []byte
+	for {
+		chunk, err := p.r.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case len(line) > MaxLine:
+			return "", ErrLineTooLong
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(line) > 0:
+			err = nil // a last line without its newline
+		}
+		return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), err
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
 }
+
+// MaxLine bounds one line: far above any command's (a 1 MB value makes a
+// 1 MB line), it keeps a file with no line breaks (/dev/zero) from
+// filling the memory.
+const MaxLine = 64 << 20
+
+// ErrLineTooLong is a line over MaxLine.
+var ErrLineTooLong = fmt.Errorf("a line of over %d MiB: not a lab script or a command", MaxLine>>20)
 
 // Ready reports whether a whole line is already read and waiting, so the
 // next ReadLine will not block.
