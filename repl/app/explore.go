@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/locklab/locklab/repl/shellquote"
+
 	"github.com/locklab/locklab/repl/explore"
 	"github.com/locklab/locklab/repl/output"
 )
@@ -201,7 +203,7 @@ func saveSchedule(file, what string, sc explore.Script, s *explore.Schedule, std
 	if err := explore.Save(file, sc, s); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "locklab: wrote %s to %s (run it on any server: locklab -p PORT %s)\n", what, file, explore.CommandLine(file, sc.Args))
+	fmt.Fprintf(stderr, "locklab: wrote %s to %s (run it on any server: locklab -p PORT %s)\n", what, file, shellquote.Line(append([]string{file}, sc.Args...)...))
 	return nil
 }
 

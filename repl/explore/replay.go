@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
+
+	"github.com/locklab/locklab/repl/shellquote"
 
 	"github.com/locklab/locklab/repl/sched"
 	"github.com/locklab/locklab/repl/timeline"
@@ -138,30 +138,16 @@ func saved(sc Script, s *Schedule) string {
 		number = fmt.Sprintf("schedule #%d, ", s.Number)
 	}
 	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: %schoices %s, %d steps.\n",
-		oneLine(sc.Name), number, joinInts(s.Choices), len(s.Steps))
+		shellquote.OneLine(sc.Name), number, joinInts(s.Choices), len(s.Steps))
 	b.WriteString("# On any server (locklab -p PORT THIS.lab) the sessions' commands go in this order:\n")
 	sessions := make([]string, len(s.Steps))
 	for i, st := range s.Steps {
-		fmt.Fprintf(&b, "#   %d. %s\n", i+1, oneLine(st))
-		name, _, _ := strings.Cut(st, " ") // a session's name has no space: CLIENT SETNAME refuses one
-		sessions[i] = shellWord(name)      // but a job's may come from its argument: book "$w" &
+		fmt.Fprintf(&b, "#   %d. %s\n", i+1, shellquote.OneLine(st))
+		name, _, _ := strings.Cut(st, " ")  // a session's name has no space: CLIENT SETNAME refuses one
+		sessions[i] = shellquote.Word(name) // but a job's may come from its argument: book "$w" &
 	}
 	fmt.Fprintf(&b, "schedule %s\n\n", strings.Join(sessions, " "))
 	b.Write(sc.Text)
-	return b.String()
-}
-
-// oneLine is s with its line breaks and other control characters
-// escaped as Go writes them (\n, \r, \x1b), so that it stays on one line.
-func oneLine(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-			continue
-		}
-		b.WriteRune(r)
-	}
 	return b.String()
 }
 

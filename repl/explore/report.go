@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/locklab/locklab/repl/shellquote"
 
 	"github.com/locklab/locklab/repl/check"
 )
@@ -65,7 +64,7 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	}
 	fmt.Fprintf(w, "\nshortest failing schedule: #%d, %d steps, choices %s\n", s.Number, len(s.Steps), joinInts(s.Choices))
 	for i, st := range s.Steps {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, oneLine(st))
+		fmt.Fprintf(w, "  %d. %s\n", i+1, shellquote.OneLine(st))
 	}
 	fmt.Fprintf(w, "\nits run, replayed (%s):\n%s", r.replayCommand(sc, s.Number), s.Transcript)
 	return s, nil
@@ -96,33 +95,11 @@ func (r *Result) failures(w io.Writer) {
 // replayCommand is the command that runs schedule n of this search
 // again: -- keeps arguments that read as flags the script's.
 func (r *Result) replayCommand(sc Script, n int) string {
-	line := CommandLine(sc.Name, sc.Args)
+	line := shellquote.Line(append([]string{sc.Name}, sc.Args...)...)
 	if slices.ContainsFunc(sc.Args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
-		line = CommandLine(sc.Name, append([]string{"--"}, sc.Args...))
+		line = shellquote.Line(append([]string{sc.Name, "--"}, sc.Args...)...)
 	}
 	return fmt.Sprintf("locklab explore %s--replay %d %s", r.opts.flags(), n, line)
-}
-
-// CommandLine is a script and its arguments as a shell command line
-// gives them to locklab (locklab FILE ARG ...): each word quoted where
-// it must be.
-func CommandLine(file string, args []string) string {
-	words := []string{shellWord(file)}
-	for _, a := range args {
-		words = append(words, shellWord(a))
-	}
-	return strings.Join(words, " ")
-}
-
-// shellWord is s as one shell word.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
-		return s
-	}
-	if q, err := syntax.Quote(s, syntax.LangBash); err == nil {
-		return q
-	}
-	return strconv.Quote(s)
 }
 
 // clearLast sorts the groups with no bug after the bugs.
