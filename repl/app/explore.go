@@ -10,10 +10,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/locklab/locklab/repl/shellquote"
-
 	"github.com/locklab/locklab/repl/explore"
 	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/shellquote"
 )
 
 // isExplore reports whether the command line is `locklab explore ...`.

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/check"
-
 	"github.com/locklab/locklab/repl/output"
 )
 

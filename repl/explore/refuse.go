@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/locklab/locklab/repl/words"
-
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/locklab/locklab/repl/words"
 )
 
 // unexplorable are the words explore refuses, and why.

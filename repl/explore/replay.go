@@ -8,9 +8,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/locklab/locklab/repl/shellquote"
-
 	"github.com/locklab/locklab/repl/sched"
+	"github.com/locklab/locklab/repl/shellquote"
 	"github.com/locklab/locklab/repl/timeline"
 )
 

@@ -4,9 +4,10 @@ import (
 	"path"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // JobName is the session a background job running words is named after:

@@ -3,11 +3,10 @@ package precheck
 import (
 	"fmt"
 
-	"github.com/locklab/locklab/repl/order"
-
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/expect"
+	"github.com/locklab/locklab/repl/order"
 	"github.com/locklab/locklab/repl/words"
 )
 
