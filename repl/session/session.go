@@ -300,13 +300,25 @@ func (s *Set) Get(name string) *Session {
 	if sess, ok := s.sessions[name]; ok {
 		return sess
 	}
-	serverName := name
+	serverName := clientName(name)
 	if name == Main {
 		serverName = "" // the REPL's own connection looks like redis-cli's
 	}
 	sess := &Session{Name: name, conn: NewConn(s.Target, serverName), set: s}
 	s.sessions[name] = sess
 	return sess
+}
+
+// clientName is a session's name as CLIENT SETNAME takes it: a job named
+// after its argument at run time (f "a b" &) may hold a space, which
+// Redis refuses, and every command of the session with it.
+func clientName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < '!' || r > '~' {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // Retarget points session name at another server (a cluster node): its
