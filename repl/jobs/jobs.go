@@ -54,7 +54,7 @@ func New(max int) *Jobs {
 // `@bob CMD &` is bob, `book carol &` is carol), else job1, job2...
 // Consecutive jobs (`a & b & wait`) share a start barrier, and every job
 // takes one of the shell's slots (see Reserve). It returns the sessions f
-// starts (nil: none).
+// starts, "" for one named at run time (nil: none).
 func (j *Jobs) Name(node syntax.Node) []string {
 	var names []string
 	texts := jobTexts(node)
@@ -139,7 +139,8 @@ func (j *Jobs) nameGroups(list []*syntax.Stmt) []string {
 			continue
 		}
 		if word := nameWord(st); word != nil {
-			bindJob(st, "", word) // named at run time: `book-locked $w ... &` in a loop
+			bindJob(st, "", word)         // named at run time: `book-locked $w ... &` in a loop
+			started = append(started, "") // a job all the same: a run of its own, with gutters
 			continue
 		}
 		name := uniqueName(jobName(st, i), used)
