@@ -20,6 +20,7 @@ type jsonReport struct {
 	Groups       map[string]int `json:"verdicts"`
 	ExpectFailed int            `json:"script_failed"`
 	Shortest     int            `json:"shortest_failing,omitempty"`
+	Replay       string         `json:"replay,omitempty"` // the command that shows the shortest failing schedule
 	Failing      []jsonSchedule `json:"failing"`
 }
 
@@ -42,7 +43,7 @@ func (r *Result) WriteJSON(w io.Writer, sc Script) error {
 		j.Groups[strings.ToLower(k)] = n
 	}
 	if r.shortest != nil {
-		j.Shortest = r.shortest.number
+		j.Shortest, j.Replay = r.shortest.number, r.replayCommand(sc, r.shortest.number)
 	}
 	for _, o := range r.failing {
 		j.Failing = append(j.Failing, jsonSchedule{Number: o.number, Choices: picks(o.choices),
