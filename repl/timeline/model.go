@@ -156,10 +156,12 @@ func commandLine(args []string) string {
 }
 
 // holder is who held key at d, if anyone did.
-func (t Timeline) holder(key string, d time.Duration) (Bar, bool) {
-	for i := len(t.Bars) - 1; i >= 0; i-- {
-		b := t.Bars[i]
-		if b.Key == key && b.From <= d && d < b.Until {
+func (t Timeline) holder(key string, d time.Duration) (Bar, bool) { return holderIn(t.Bars, key, d) }
+
+// holderIn is the last of bars on key that holds it at d.
+func holderIn(bars []Bar, key string, d time.Duration) (Bar, bool) {
+	for i := len(bars) - 1; i >= 0; i-- {
+		if b := bars[i]; b.Key == key && b.From <= d && d < b.Until {
 			return b, true
 		}
 	}

@@ -102,30 +102,7 @@ func (g grid) nodeCell(node string, it Item, prev, now time.Duration, first bool
 			}
 		}
 	}
-	if b, ok := nodeHolder(g.t.NodeBars, node, now); ok {
-		if first && b.From > prev {
-			return "┏ " + b.Lane
-		}
-		return "┃ " + b.Lane
-	}
-	if !first {
-		return ""
-	}
-	for _, b := range g.t.NodeBars {
-		if b.Key == node && b.End != check.Held && b.Until > prev && b.Until <= now {
-			return "✕ " + endText(b)
-		}
-	}
-	return ""
-}
-
-func nodeHolder(bars []Bar, node string, d time.Duration) (Bar, bool) {
-	for i := len(bars) - 1; i >= 0; i-- {
-		if b := bars[i]; b.Key == node && b.From <= d && d < b.Until {
-			return b, true
-		}
-	}
-	return Bar{}, false
+	return barCell(g.t.NodeBars, node, prev, now, first)
 }
 
 // answers are an item's nodes' answers on one line, for the compact form:

@@ -139,7 +139,13 @@ func (g grid) paint(it Item, text string) string {
 // previous row (┏ holder), one going on (┃ holder), or one that ended
 // since (✕ how).
 func (g grid) lockCell(key string, prev, now time.Duration, first bool) string {
-	if b, ok := g.t.holder(key, now); ok {
+	return barCell(g.t.Bars, key, prev, now, first)
+}
+
+// barCell is key's state on a row, from bars (a lock's, or a Redlock
+// node's): ┏ holder, ┃ holder or ✕ how, as lockCell says.
+func barCell(bars []Bar, key string, prev, now time.Duration, first bool) string {
+	if b, ok := holderIn(bars, key, now); ok {
 		if first && b.From > prev {
 			return "┏ " + b.Lane
 		}
@@ -148,7 +154,7 @@ func (g grid) lockCell(key string, prev, now time.Duration, first bool) string {
 	if !first {
 		return ""
 	}
-	for _, b := range g.t.Bars {
+	for _, b := range bars {
 		if b.Key == key && b.End != check.Held && b.Until > prev && b.Until <= now {
 			return "✕ " + endText(b)
 		}
