@@ -221,13 +221,13 @@ func normalProperty(property string) (string, error) {
 	if property == "" {
 		return "", nil
 	}
-	words := strings.Split(property, ",")
+	known, words := properties(), strings.Split(property, ",")
 	for i, p := range words {
 		if k, ok := check.ParseKind(p); ok {
 			words[i] = string(k)
 		}
-		if !slices.Contains(properties(), words[i]) {
-			return "", fmt.Errorf("--property %s: %q is none of %s", property, p, strings.Join(properties(), ", "))
+		if !slices.Contains(known, words[i]) {
+			return "", fmt.Errorf("--property %s: %q is none of %s", property, p, strings.Join(known, ", "))
 		}
 	}
 	return strings.Join(words, ","), nil

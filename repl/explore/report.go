@@ -94,11 +94,11 @@ func (r *Result) failures(w io.Writer) {
 // replayCommand is the command that runs schedule n of this search
 // again: -- keeps arguments that read as flags the script's.
 func (r *Result) replayCommand(sc Script, n int) string {
-	line := shellquote.Line(append([]string{sc.Name}, sc.Args...)...)
+	words := []string{sc.Name}
 	if slices.ContainsFunc(sc.Args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
-		line = shellquote.Line(append([]string{sc.Name, "--"}, sc.Args...)...)
+		words = append(words, "--")
 	}
-	return fmt.Sprintf("locklab explore %s--replay %d %s", r.opts.flags(), n, line)
+	return fmt.Sprintf("locklab explore %s--replay %d %s", r.opts.flags(), n, shellquote.Line(append(words, sc.Args...)...))
 }
 
 // clearLast sorts the groups with no bug after the bugs.

@@ -28,20 +28,22 @@ func From(r io.Reader) *Plain {
 type Plain struct{ r *bufio.Reader }
 
 func (p *Plain) ReadLine(string) (string, error) {
-	var line []byte
-	for {
-		chunk, err := p.r.ReadSlice('\n')
-		line = append(line, chunk...)
-		switch {
-		case len(line) > MaxLine:
+	chunk, err := p.r.ReadSlice('\n')
+	var long []byte // a line longer than the buffer, gathered
+	for err == bufio.ErrBufferFull {
+		if long = append(long, chunk...); len(long) > MaxLine {
 			return "", ErrLineTooLong
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == io.EOF && len(line) > 0:
-			err = nil // a last line without its newline
 		}
-		return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), err
+		chunk, err = p.r.ReadSlice('\n')
 	}
+	line := string(chunk)
+	if long != nil {
+		line = string(append(long, chunk...))
+	}
+	if err == io.EOF && line != "" {
+		err = nil // a last line without its newline
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), err
 }
 
 // MaxLine bounds one line: far above any command's (a 1 MB value makes a
