@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/labfs"
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/probe"
@@ -183,8 +185,8 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width:   func() int { return terminalWidth(in.stdout) },
 		Scripts: in.opts.Scripts,
-		Explore: func(ctx context.Context, args []string, inFile bool, stdout, stderr io.Writer) int {
-			return exploreArgs(ctx, in.opts, args, inFile, stdout, stderr)
+		Explore: func(ctx context.Context, call shell.ExploreCall) int {
+			return exploreArgs(ctx, in.opts, call)
 		},
 	})
 	if sh != nil {
@@ -256,18 +258,24 @@ func (in *input) repeat(ctx context.Context) int {
 }
 
 func (in *input) runFile(ctx context.Context, name string, args []string) int {
-	f, err := os.Open(name)
+	data, err := labfs.ReadNamed(ctx, name)
+	if ctx.Err() != nil {
+		fmt.Fprintf(in.stderr, "locklab: %s: stopped while reading it\n", name)
+		return 130
+	}
 	if err != nil {
-		fmt.Fprintf(in.stderr, "locklab: %s: %v\n", name, errors.Unwrap(err))
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fmt.Fprintf(in.stderr, "locklab: %s: %v\n", name, err)
 		return 127
 	}
-	defer f.Close()
 	sh, err := in.newShell(in.stdout, in.stderr, false, true)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	err = sh.Run(ctx, shell.Source{Lines: lines.From(f), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
+	err = sh.Run(ctx, shell.Source{Lines: lines.From(bytes.NewReader(data)), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
 	drawn := in.drawTimeline(ctx, sh)
 	return max(in.status(sh, err), drawn)
 }

@@ -2,16 +2,19 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/locklab/locklab/repl/explore"
+	"github.com/locklab/locklab/repl/labfs"
 	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/shell"
 	"github.com/locklab/locklab/repl/shellquote"
 )
 
@@ -35,7 +38,7 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 	}
 	defer signal.Stop(sigs)
 	go func() { cancel(stopSignal{<-sigs}) }()
-	status := exploreArgs(ctx, o, o.Args[1:], false, stdout, stderr)
+	status := exploreArgs(ctx, o, shell.ExploreCall{Args: o.Args[1:], Stdout: stdout, Stderr: stderr})
 	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig == syscall.SIGTERM {
 		dieBy(syscall.SIGTERM)
 	}
@@ -58,22 +61,20 @@ func stoppedBy(ctx context.Context) string {
 // exploreArgs runs a script once per schedule on embedded Redis servers
 // of its own (see package explore) and reports: 0 when no schedule
 // failed, 1 when one did, 2 when the script could not be explored. The
-// REPL's explore word runs it too; from a script (inFile), it writes no
-// files.
-func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, stdout, stderr io.Writer) int {
-	c, err := explore.ParseCommand(args)
-	if file := c.Writes(); err == nil && inFile && file != "" {
+// language's explore word runs it too: it reads the script through the
+// lab's view of files (call.Read), and from a script (call.InFile) it
+// writes no files.
+func exploreArgs(ctx context.Context, o Options, call shell.ExploreCall) int {
+	stdout, stderr := call.Stdout, call.Stderr
+	c, err := explore.ParseCommand(call.Args)
+	if file := c.Writes(); err == nil && call.InFile && file != "" {
 		err = fmt.Errorf("%s: a script writes no files; run it in the REPL or as locklab explore", file)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)
 		return 2
 	}
-	if ext := filepath.Ext(c.File); inFile && ext != ".lab" && ext != ".sh" {
-		fmt.Fprintf(stderr, "locklab: explore: %s: a script explores only .lab and .sh scripts, as run does (host files stay out of the lab)\n", c.File)
-		return 127
-	}
-	text, err := readScript(ctx, c.File)
+	text, err := readExploredScript(ctx, c.File, call.Read)
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %s: stopped (%s) while reading it\n", c.File, stoppedBy(ctx))
 		return 130
@@ -97,40 +98,18 @@ func exploreArgs(ctx context.Context, o Options, args []string, inFile bool, std
 	return status
 }
 
-// maxScript bounds the script explore reads whole: far above any lab's,
-// and it keeps /dev/zero from filling the memory.
-const maxScript = 8 << 20
-
-// readScript reads the script to explore, up to maxScript bytes, until
-// ctx ends: a FIFO with no writer blocks its opening for ever.
-func readScript(ctx context.Context, path string) ([]byte, error) {
-	type read struct {
-		text []byte
-		err  error
+// readExploredScript reads the script to explore: through the lab's view
+// when the language asked (read), else as named on the command line.
+func readExploredScript(ctx context.Context, path string, read func(string) ([]byte, error)) ([]byte, error) {
+	if read != nil {
+		return read(path)
 	}
-	done := make(chan read, 1)
-	go func() {
-		text, err := readCapped(path)
-		done <- read{text, err}
-	}()
-	select {
-	case r := <-done:
-		return r.text, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err() // the goroutine ends with the process
-	}
-}
-
-// readCapped reads path, up to maxScript bytes.
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	text, err := io.ReadAll(io.LimitReader(f, maxScript+1))
-	if err == nil && len(text) > maxScript {
-		err = fmt.Errorf("%s: over %d MiB: not a lab script", path, maxScript>>20)
+	text, err := labfs.ReadNamed(ctx, path)
+	if err != nil && ctx.Err() == nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return text, err
 }

@@ -92,7 +92,8 @@ func (e *env) Explore(ctx context.Context, args []string) error {
 	if e.s.cfg.Explore == nil {
 		return words.Failf("explore: not available here; run locklab explore FILE.lab")
 	}
-	if status := e.s.cfg.Explore(ctx, args, e.InFile(), e.hc.Stdout, e.hc.Stderr); status != 0 {
+	call := ExploreCall{Args: args, InFile: e.InFile(), Read: e.s.readExplored, Stdout: e.hc.Stdout, Stderr: e.hc.Stderr}
+	if status := e.s.cfg.Explore(ctx, call); status != 0 {
 		return words.Status(status)
 	}
 	return nil

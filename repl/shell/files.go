@@ -6,19 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
+	"github.com/locklab/locklab/repl/labfs"
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/words"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// runScript reads a script file relative to the current directory and
-// runs it in the same restricted language, with args as $1, $2, ...
-// Like a child shell, it has its own variables; its output goes where the
-// calling command's goes. Run from the prompt, it is a run of its own, as
+// runScript reads a script the lab was given (see labfs) and runs it in
+// the same restricted language, with args as $1, $2, ... Like a child
+// shell, it has its own variables; its output goes where the calling
+// command's goes. Run from the prompt, it is a run of its own, as
 // `locklab FILE` is: its own line numbers, its verdict and the summary of
 // its expectations.
 func (s *Shell) runScript(ctx context.Context, e *env, path string, args []string) error {
@@ -33,7 +33,8 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	if err != nil {
 		return err
 	}
-	top := ctx.Value(inScriptKey{}) == nil && e.Session() == session.Main
+	inScript := ctx.Value(inScriptKey{}) != nil
+	top := !inScript && e.Session() == session.Main
 	src := Source{Lines: lines.From(bytes.NewReader(data)), Name: path, Args: args, Whole: true, Precheck: true}
 	if top {
 		src.Summary = path
@@ -46,36 +47,50 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	}
 	err = s.run(context.WithValue(ctx, sessionKey{}, nil), r, src, sc)
 	var perr syntax.ParseError
-	if errors.As(err, &perr) {
-		return &words.Error{Status: 2, Msg: perr.Error()} // a syntax error or a typo, found before it ran
+	if !errors.As(err, &perr) {
+		return err
 	}
-	return err
+	if !inScript { // a syntax error or a typo, found before it ran
+		return &words.Error{Status: 2, Msg: perr.Error()}
+	}
+	// A script's output can be captured ($(run x.lab 2>&1)): what a file
+	// says of its own words goes to the terminal only, never into the
+	// language's values.
+	_, terminal := s.out.Writers(e.Session())
+	fmt.Fprintln(terminal, "locklab: "+perr.Error())
+	return &words.Error{Status: 2}
 }
 
-// readScript reads a script relative to the folder locklab started in;
-// one the folder lacks is one of the lab's own (scripts/), said once.
+// readScript reads a script through the view; one the folder lacks is
+// one of the lab's own (scripts/), said once.
 func (s *Shell) readScript(e *env, path string) ([]byte, error) {
-	full := path
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(s.cfg.Dir, path)
-	}
-	data, err := os.ReadFile(full)
-	own := s.files().OwnScript(full)
-	if !errors.Is(err, fs.ErrNotExist) || own == "" {
-		return data, err
-	}
-	if !s.said(own) {
+	data, own, err := s.view.ReadScript(path)
+	if err == nil && own != "" && !s.said(own) {
 		fmt.Fprintf(e.hc.Stderr, "locklab: %s is not in this folder: running the lab's own scripts/%s\n", path, own)
 	}
-	return fs.ReadFile(s.cfg.Scripts, own)
+	return data, err
+}
+
+// readExplored reads the script an explore line names, through the view:
+// its errors say what is wrong, never what the file holds.
+func (s *Shell) readExplored(path string) ([]byte, error) {
+	data, _, err := s.view.ReadScript(path)
+	if err != nil {
+		return nil, errors.New(path + ": " + fileProblem(err))
+	}
+	return data, nil
 }
 
 func fileProblem(err error) string {
 	switch {
+	case errors.Is(err, labfs.ErrNotLabFile):
+		return "no such lab script (a lab runs the .lab and .sh files of the folder it was given, by their path from there)"
 	case errors.Is(err, fs.ErrNotExist):
-		return "no such file (paths are relative to the directory locklab started in)"
+		return "no such file (paths are relative to the folder locklab started in)"
 	case errors.Is(err, fs.ErrPermission):
 		return "permission denied"
+	case errors.Is(err, labfs.ErrNotRegular):
+		return labfs.ErrNotRegular.Error()
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -13,8 +13,8 @@ import (
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/hostfs"
 	"github.com/locklab/locklab/repl/jobs"
+	"github.com/locklab/locklab/repl/labfs"
 	"github.com/locklab/locklab/repl/output"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/reply"
@@ -28,23 +28,30 @@ type Config struct {
 	Flags       cliflags.Options // locklab's own flags: output mode, -e
 	Stdout      io.Writer        // the terminal (or whatever stdout is)
 	Stderr      io.Writer
-	TTY         bool        // Stdout is a terminal: replies to it use redis-cli's TTY format
-	Interactive bool        // a person is typing: slow commands print redis-cli's (N.NNs)
-	StandIn     bool        // locklab stands in for redis-cli: unknown words go to the server
-	Notes       bool        // annotate replies and print verdicts (off for redis-cli-style use)
-	Trace       bool        // keep the run's events for its timeline even without notes
-	Gutter      bool        // prefix lines with session and time when several sessions run
-	Color       bool        // colour notes and gutters
-	Width       func() int  // the terminal's width, for the timeline (nil: 80)
-	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
-	Scripts     fs.FS       // the lab's own scripts: a script not found in Dir is looked for here
-	Dir         string
+	TTY         bool         // Stdout is a terminal: replies to it use redis-cli's TTY format
+	Interactive bool         // a person is typing: slow commands print redis-cli's (N.NNs)
+	StandIn     bool         // locklab stands in for redis-cli: unknown words go to the server
+	Notes       bool         // annotate replies and print verdicts (off for redis-cli-style use)
+	Trace       bool         // keep the run's events for its timeline even without notes
+	Gutter      bool         // prefix lines with session and time when several sessions run
+	Color       bool         // colour notes and gutters
+	Width       func() int   // the terminal's width, for the timeline (nil: 80)
+	Clock       clock.Clock  // time as the lab sees it (nil: the wall clock)
+	Scripts     fs.FS        // the lab's own scripts: a script not found in Dir is looked for here
+	Dir         string       // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
 	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
 	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
 	// Explore runs `explore ARGS` and returns its exit status (the
-	// program sets it: package explore runs shells of its own); inFile
-	// says the word comes from a script, which writes no files.
-	Explore func(ctx context.Context, args []string, inFile bool, stdout, stderr io.Writer) int
+	// program sets it: package explore runs shells of its own).
+	Explore func(ctx context.Context, call ExploreCall) int
+}
+
+// ExploreCall is an `explore ARGS` line of the language.
+type ExploreCall struct {
+	Args           []string
+	InFile         bool                              // it comes from a script, which writes no files
+	Read           func(path string) ([]byte, error) // reads the script to explore, through the lab's view of files
+	Stdout, Stderr io.Writer
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
@@ -58,6 +65,7 @@ type Shell struct {
 	lab    *words.State
 	runner *interp.Runner // the REPL's and piped input's
 	jobs   *jobs.Jobs
+	view   *labfs.View // the files the lab was given
 
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
@@ -78,7 +86,8 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.NewClock(cfg.Clock.Now), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs)}
+		rec: record.NewClock(cfg.Clock.Now), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs),
+		view: labfs.New(cfg.Dir, cfg.Scripts)}
 	s.out.SetClock(cfg.Clock.Now)
 	if cfg.Tracker != nil {
 		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
@@ -94,27 +103,42 @@ func New(cfg Config) (*Shell, error) {
 }
 
 // newRunner makes an interpreter whose Redis commands go to sessionName.
-// Its environment is the lab's own: nothing leaks in from the host.
+// Its world is the lab's own: its folder is labfs.Root, its variables
+// are the lab's (nothing leaks in from the host), and every file it
+// looks at goes through the view. TMPDIR holds a NUL byte, which no path
+// a script can write holds: the interpreter opens its own FIFOs (process
+// substitution) under TMPDIR without the open handler, so none can be
+// made, and no path a script names is taken for one.
 func (s *Shell) newRunner(stdout, stderr io.Writer, sessionName string, params ...string) (*interp.Runner, error) {
 	return interp.New(
 		interp.StdIO(nil, stdout, stderr),
-		interp.Env(expand.ListEnviron("LOCKLAB=1", "HOME=/lab", "PATH=", jobs.SessionVar+"="+sessionName)),
-		interp.Dir(s.cfg.Dir),
+		interp.Env(expand.ListEnviron(labEnviron(sessionName)...)),
+		inLabFolder,
 		interp.Params(append([]string{"-f", "--"}, params...)...), // -f: no globbing, `KEYS *` reaches Redis
 		interp.CallHandler(s.call),
 		interp.ExecHandlers(s.execMiddleware),
 		interp.OpenHandler(s.open),
-		interp.StatHandler(s.files().Stat),
-		interp.AccessHandler(s.files().Access),
-		interp.ReadDirHandler2(s.files().ReadDir),
+		interp.StatHandler(s.view.Stat),
+		interp.AccessHandler(s.view.Access),
+		interp.ReadDirHandler2(s.view.ReadDir),
 	)
 }
 
-// files is what the shell may see of the host's files.
-func (s *Shell) files() hostfs.Files { return hostfs.Files{Dir: s.cfg.Dir, Scripts: s.cfg.Scripts} }
+// labEnviron is the variables a lab's interpreter starts with.
+func labEnviron(sessionName string) []string {
+	return []string{"LOCKLAB=1", "HOME=" + labfs.Root, "PATH=", "TMPDIR=/\x00no-temporary-files",
+		"UID=1000", "EUID=1000", "GID=1000", jobs.SessionVar + "=" + sessionName}
+}
+
+// inLabFolder puts the interpreter in labfs.Root, a folder that is not
+// the host's: interp.Dir would look for it on the host.
+func inLabFolder(r *interp.Runner) error {
+	r.Dir = labfs.Root
+	return nil
+}
 
 // Close stops what the lab started (a failover lab's servers).
-func (s *Shell) Close() { s.lab.Close(); s.lab.Redlock().Down() }
+func (s *Shell) Close() { s.lab.Close(); s.lab.Redlock().Down(); s.view.Close() }
 
 // RedisErrors is how many error replies Redis gave so far (for -e).
 func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }

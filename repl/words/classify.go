@@ -7,10 +7,7 @@ import (
 	"sync"
 	"unicode"
 
-	"mvdan.cc/sh/v3/interp"
-
 	"github.com/locklab/locklab/repl/commands"
-	"github.com/locklab/locklab/repl/hostfs"
 )
 
 // Class is what Classify decided about a command line.
@@ -20,9 +17,8 @@ type Class struct {
 	// (quit is exit).
 	Name string
 	Word *Word // the table's entry, for Lab and Macro
-	// Refusal, when set, is why the line must not run: a shell word that
-	// would reach the host's file system (cd, set +f, test -r /etc/x), or
-	// terminal job control, which the lab's jobs lack (fg %1).
+	// Refusal, when set, is why the line must not run: a shell word the
+	// lab refuses (cd, set +f, trap, builtin eval: see shellWords).
 	Refusal *Error
 }
 
@@ -55,17 +51,9 @@ func Classify(args []string, mode Mode) Class {
 	if c.Kind != Shell {
 		return c
 	}
-	if r := hostfs.Refusal(args); r != nil {
-		c.Refusal = &Error{Status: r.Status, Msg: r.Msg}
-	} else if jobControl[args[0]] {
-		c.Refusal = &Error{Status: 1, Msg: args[0] + ": the lab has no terminal to bring a job to, nor stopped jobs (fg, bg, disown): a job runs in the background to its end; jobs lists them, kill %N ends one, wait %N waits for it"}
-	}
+	c.Refusal = shellRefusal(args)
 	return c
 }
-
-// jobControl are the shell's job-control words the lab has no use for
-// (jobs, kill and wait %N are repl/jobs').
-var jobControl = map[string]bool{"fg": true, "bg": true, "disown": true}
 
 func classify(args []string, mode Mode) Class {
 	if len(args) == 0 {
@@ -95,7 +83,7 @@ func classifyOther(name string, nargs int, mode Mode) Class {
 		return Class{Kind: Script, Name: name}
 	case isCount(name) && nargs > 1:
 		return Class{Kind: Repeat, Name: name}
-	case interp.IsBuiltin(name) && !hasUpper(name):
+	case isShellWord(name):
 		return Class{Kind: Shell, Name: name}
 	case isRedisName(name) || mode == StandIn:
 		return Class{Kind: Redis, Name: name}

@@ -31,7 +31,7 @@ func help(ctx context.Context, env Env, args []string) error {
 	for _, w := range append(labWords(), sessionHelp) {
 		fmt.Fprintf(out, "  %s\n      %s\n", w.Usage, w.Summary)
 	}
-	fmt.Fprintf(out, "Shell words: %s\n", strings.Join(shellWords, " "))
+	fmt.Fprintf(out, "Shell words: %s\n", strings.Join(helpShellWords, " "))
 	fmt.Fprintln(out, "`help SET` shows a Redis command's syntax. Ctrl-C cancels, Ctrl-D or quit leaves.")
 	return nil
 }

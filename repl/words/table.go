@@ -100,9 +100,9 @@ func Find(name string) *Word {
 	return byName[name]
 }
 
-// shellWords are the shell's own words the lab keeps, for help and
+// helpShellWords are the shell's own words the lab keeps, for help and
 // completion.
-var shellWords = []string{"echo", "printf", "wait", "jobs", "kill", "test", "if", "then", "else", "fi", "for", "do", "done", "exit", "quit"}
+var helpShellWords = []string{"echo", "printf", "wait", "jobs", "kill", "test", "if", "then", "else", "fi", "for", "do", "done", "exit", "quit"}
 
 // Names lists every word a line may start with besides Redis commands:
 // the lab's, the macros, and the shell words it keeps (for completion).
@@ -113,5 +113,5 @@ func Names() []string {
 			out = append(out, w.Name)
 		}
 	}
-	return append(out, shellWords...)
+	return append(out, helpShellWords...)
 }

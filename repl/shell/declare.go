@@ -1,0 +1,66 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// declarations turns the declaration words a POSIX parse leaves as plain
+// commands (export, readonly, local, declare, typeset) into the
+// declarations bash would make of them, which the interpreter runs; as
+// commands it only says "unsupported builtin", and a pasted script that
+// exports a variable breaks.
+func declarations(node syntax.Node) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok {
+			if decl := asDeclaration(st.Cmd); decl != nil {
+				st.Cmd = decl
+			}
+		}
+		return true
+	})
+}
+
+// asDeclaration is call as a declaration, or nil when it is none.
+func asDeclaration(cmd syntax.Command) *syntax.DeclClause {
+	call, ok := cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return nil
+	}
+	switch variant := call.Args[0].Lit(); variant {
+	case "export", "readonly", "local", "declare", "typeset":
+		decl := &syntax.DeclClause{Variant: &syntax.Lit{ValuePos: call.Args[0].Pos(), ValueEnd: call.Args[0].End(), Value: variant}}
+		for _, w := range call.Args[1:] {
+			decl.Args = append(decl.Args, declAssign(w))
+		}
+		return decl
+	}
+	return nil
+}
+
+// declAssign is one word of a declaration: NAME=VALUE with VALUE kept as
+// a word of its own (not split, as bash's declarations do not), or,
+// when the name is not literal, the word the interpreter splits at its
+// first = as it runs (declare "$x").
+func declAssign(w *syntax.Word) *syntax.Assign {
+	first, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return &syntax.Assign{Value: w}
+	}
+	name, rest, hasValue := strings.Cut(first.Value, "=")
+	if !syntax.ValidName(name) {
+		return &syntax.Assign{Value: w}
+	}
+	as := &syntax.Assign{Name: &syntax.Lit{ValuePos: first.Pos(), ValueEnd: first.Pos(), Value: name}}
+	if !hasValue {
+		as.Naked = len(w.Parts) == 1
+		if !as.Naked {
+			return &syntax.Assign{Value: w}
+		}
+		return as
+	}
+	parts := append([]syntax.WordPart{&syntax.Lit{Value: rest}}, w.Parts[1:]...)
+	as.Value = &syntax.Word{Parts: parts}
+	return as
+}
