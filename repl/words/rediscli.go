@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/locklab/locklab/repl/cliflags"
 	"github.com/locklab/locklab/repl/session"
@@ -24,6 +25,9 @@ func redisCLI(ctx context.Context, env Env, args []string, mode cliflags.Output)
 	if err != nil {
 		return Bare("%v", err)
 	}
+	if names := hostFileOptions(&o); names != "" {
+		return Failf("redis-cli: %s: the lab's redis-cli reads no host file and dials no host socket; give them to locklab itself (locklab --tls --cacert FILE ..., locklab -s SOCKET), whose connections the lab's commands use", names)
+	}
 	if len(rest) == 0 {
 		return Failf("redis-cli with no command would open a prompt, and you are at one: type the command itself (e.g. LLEN room:2pm:bookings)")
 	}
@@ -37,6 +41,19 @@ func redisCLI(ctx context.Context, env Env, args []string, mode cliflags.Output)
 		}
 	}
 	return redisCLIRepeat(ctx, env, &o, t, rest)
+}
+
+// hostFileOptions names the options of a redis-cli line that would open a
+// host file or socket (whatever spelling set them: -s, a unix:// URL,
+// --cacert ...), or "".
+func hostFileOptions(o *cliflags.Options) string {
+	var names []string
+	for _, opt := range []struct{ name, value string }{{"-s", o.Socket}, {"--cacert", o.CACert}, {"--cert", o.Cert}, {"--key", o.Key}} {
+		if opt.value != "" {
+			names = append(names, opt.name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func redisCLIRepeat(ctx context.Context, env Env, o *cliflags.Options, t session.Target, args []string) error {
