@@ -26,7 +26,7 @@ func (c *Checker) Findings(lab int) (found []check.Finding, grants int) {
 				continue
 			}
 			if d := minTime(a.end(), b.end()).Sub(maxTime(a.from, b.from)); d > 0 {
-				found = append(found, check.Finding{Kind: check.TwoHolders, Key: a.key, Text: fmt.Sprintf(
+				found = append(found, check.Finding{Kind: check.TwoHolders, Key: a.key, Text: check.Say(
 					"TWO HOLDERS on %s: %s (%s) and %s (%s) each held a majority, for %s at once",
 					a.key, a.session, strings.Join(a.nodes, " "), b.session, strings.Join(b.nodes, " "), span(d))})
 			}
@@ -46,7 +46,7 @@ func (c *Checker) overlaps(lab int) []check.Finding {
 				continue
 			}
 			if cmd, ok := c.late(g, o); ok {
-				out = append(out, check.Finding{Kind: check.Overlap, Key: g.key, Text: fmt.Sprintf(
+				out = append(out, check.Finding{Kind: check.Overlap, Key: g.key, Text: check.Say(
 					"OVERLAP on %s: %s sent %s %.2fs after its validity ended, while %s held the lock (%s)",
 					g.key, g.session, ShortCommand(cmd.args), cmd.sent.Sub(g.valid).Seconds(), o.session, strings.Join(o.nodes, " "))})
 			}
