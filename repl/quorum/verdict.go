@@ -102,12 +102,16 @@ func (c *Checker) Other() check.Other {
 }
 
 // ShortCommand is a command as a verdict names it: a script's body or
-// SHA1 shown as <script>.
+// SHA1 shown as <script>, and each word as check.Say shows a value.
 func ShortCommand(args []string) string {
 	if len(args) > 1 && (strings.EqualFold(args[0], "EVAL") || strings.EqualFold(args[0], "EVALSHA")) {
 		args = append([]string{args[0], "<script>"}, args[2:]...)
 	}
-	return strings.Join(args, " ")
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = check.Say("%s", a)
+	}
+	return strings.Join(words, " ")
 }
 
 // span is d as a verdict says it: 9.89s, or 4.2ms under 10ms.
