@@ -145,8 +145,9 @@ func (t *Timeline) addBar(h check.Holding, off func(time.Time) time.Duration) {
 	}
 }
 
-// commandLine shows a command's words, quoting as redis-cli quotes a
-// value those with spaces or quotes and those a terminal would act on.
+// commandLine shows a command's words, each quoted as redis-cli quotes a
+// value when it is empty, holds a space or a quote, or holds a character
+// a terminal would act on.
 func commandLine(args []string) string {
 	words := make([]string, len(args))
 	for i, a := range args {
