@@ -152,7 +152,7 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 // the token when no session of this run acquired with it.
 func (a *Annotator) owner(token string) string {
 	if s, ok := a.tokens[token]; ok {
-		return fmt.Sprintf("%s (%s)", s, token)
+		return Say("%s (%s)", s, token)
 	}
 	return token
 }
@@ -161,9 +161,9 @@ func (a *Annotator) owner(token string) string {
 // when no session of this run acquired with it.
 func (a *Annotator) whoseLock(token string) string {
 	if s, ok := a.tokens[token]; ok {
-		return fmt.Sprintf("%s's lock (%s)", s, token)
+		return Say("%s's lock (%s)", s, token)
 	}
-	return fmt.Sprintf("the lock holding %s", token)
+	return Say("the lock holding %s", token)
 }
 
 func (a *Annotator) onSet(e Event) []Note {
@@ -199,9 +199,9 @@ func (a *Annotator) onSet(e Event) []Note {
 		}
 	}
 	a.tokens[token] = e.Session
-	text := fmt.Sprintf("lock acquired: %s holds %s", e.Session, key)
+	text := Say("lock acquired: %s holds %s", e.Session, key)
 	if ttl > 0 {
-		text += fmt.Sprintf(" for %s", secs(ttl))
+		text += Say(" for %s", secs(ttl))
 	}
 	return append(notes, Note{e.Session, Good, text})
 }
@@ -216,9 +216,9 @@ func (a *Annotator) notAcquired(e Event, key string) []Note {
 		return nil // still waiting for the same holder: said already
 	}
 	l.waitingFor[e.Session] = waiting{token: st.Value, at: e.End}
-	text := fmt.Sprintf("lock not acquired: held by %s", a.owner(st.Value))
+	text := Say("lock not acquired: held by %s", a.owner(st.Value))
 	if st.PTTL >= 0 {
-		text += fmt.Sprintf(", %s left", secs(st.PTTL))
+		text += Say(", %s left", secs(st.PTTL))
 	}
 	return []Note{{e.Session, Info, text}}
 }
@@ -283,11 +283,11 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 	// The server granted the lock, so prev's TTL ran out before prev
 	// released it; whether prev was still working shows only if it acts
 	// again (see outlived and endBelief).
-	text := fmt.Sprintf("%s's lock on %s had expired", prev.session, l.key)
+	text := Say("%s's lock on %s had expired", prev.session, l.key)
 	if !prev.expires.IsZero() {
 		text += " at " + a.at(prev.expires)
 	}
-	return []Note{{e.Session, Info, text + fmt.Sprintf(", before %s released it", prev.session)}}
+	return []Note{{e.Session, Info, text + Say(", before %s released it", prev.session)}}
 }
 
 // reacquired is prev's session taking the lock again after prev's TTL ran
@@ -297,7 +297,7 @@ func (a *Annotator) reacquired(e Event, l *lock, prev *holding) Note {
 		l.expiredToken[e.Session] = prev.token
 	}
 	prev.stopBelieving(e.Start)
-	return Note{e.Session, Info, fmt.Sprintf("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}
+	return Note{e.Session, Info, Say("%s re-acquired %s: its previous lock (%s) had expired", e.Session, l.key, prev.token)}
 }
 
 // Failover tells the annotator a replica was promoted at t: every lock
@@ -316,11 +316,11 @@ func (a *Annotator) Failover(t time.Time) {
 // after a failover lost prev's key: two clients hold "the same" lock.
 func (a *Annotator) twoHolders(e Event, l *lock, prev *holding) Note {
 	prev.superseded = true
-	text := fmt.Sprintf("TWO HOLDERS: %s's lock on %s (%s), acknowledged at %s", prev.session, l.key, prev.token, a.at(prev.acquired))
+	text := Say("TWO HOLDERS: %s's lock on %s (%s), acknowledged at %s", prev.session, l.key, prev.token, a.at(prev.acquired))
 	if !prev.expires.IsZero() {
-		text += fmt.Sprintf(" with %s to live", secs(prev.expires.Sub(prev.acquired)))
+		text += Say(" with %s to live", secs(prev.expires.Sub(prev.acquired)))
 	}
-	text += fmt.Sprintf(", vanished when the replica was promoted at %s; %s now holds it too", a.at(prev.lostInFailover), e.Session)
+	text += Say(", vanished when the replica was promoted at %s; %s now holds it too", a.at(prev.lostInFailover), e.Session)
 	a.findings = append(a.findings, Finding{Kind: TwoHolders, Key: l.key, Text: text})
 	return Note{e.Session, Bad, text}
 }
@@ -328,11 +328,11 @@ func (a *Annotator) twoHolders(e Event, l *lock, prev *holding) Note {
 // lost is the note for a holder whose TTL ran out before it released.
 func (a *Annotator) lost(h *holding, key string) Note {
 	h.lostNoted = true
-	text := fmt.Sprintf("%s's lock on %s expired", h.session, key)
+	text := Say("%s's lock on %s expired", h.session, key)
 	if !h.expires.IsZero() {
 		text += " at " + a.at(h.expires)
 	}
-	text += fmt.Sprintf(" while %s was still working: %s no longer holds it", h.session, h.session)
+	text += Say(" while %s was still working: %s no longer holds it", h.session, h.session)
 	a.findings = append(a.findings, Finding{Kind: ExpiredWhileWorking, Key: key, Text: text})
 	return Note{h.session, Bad, text}
 }

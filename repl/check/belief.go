@@ -81,7 +81,7 @@ func (a *Annotator) pairOverlap(l *lock, mine, g *holding) (string, bool) {
 	if g.acquired.Before(mine.acquired) {
 		first, second = g, mine
 	}
-	return fmt.Sprintf("OVERLAP: %s and %s both believed they held %s %s", first.session, second.session, l.key, a.span(from, until)), true
+	return Say("OVERLAP: %s and %s both believed they held %s %s", first.session, second.session, l.key, a.span(from, until)), true
 }
 
 func latest(a, b time.Time) time.Time {
@@ -201,10 +201,10 @@ func (a *Annotator) overlapSummary(key string, list []OverlapPeriod) string {
 	var periods []string
 	for i, o := range list {
 		if i == shown {
-			periods = append(periods, fmt.Sprintf("and %d more", len(list)-shown))
+			periods = append(periods, Say("and %d more", len(list)-shown))
 			break
 		}
-		periods = append(periods, fmt.Sprintf("%s (%s)", a.span(o.From, o.Until), strings.Join(o.Sessions, ", ")))
+		periods = append(periods, Say("%s (%s)", a.span(o.From, o.Until), o.Sessions))
 	}
-	return fmt.Sprintf("OVERLAP on %s: %d time(s) two or more sessions believed they held it at once: %s", key, len(list), strings.Join(periods, "; "))
+	return Say("OVERLAP on %s: %d time(s) two or more sessions believed they held it at once: %s", key, len(list), strings.Join(periods, "; "))
 }

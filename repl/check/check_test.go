@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/lockargs"
+	"github.com/locklab/locklab/repl/resp"
 )
 
 func TestIsSetNX(t *testing.T) {
@@ -278,6 +279,9 @@ func TestNoInventedNames(t *testing.T) {
 			}
 		}
 		known = append(known, slices.Collect(maps.Values(rename))...)
+		for _, k := range known {
+			known = append(known, resp.Printable(k)) // as the text shows it
+		}
 		sort.Slice(known, func(i, j int) bool { return len(known[i]) > len(known[j]) })
 		notes, verdict := s.run()
 		var texts []string

@@ -10,6 +10,15 @@
 // the same MULTI as the command (see repl/probe). It never guesses from
 // client-side timers. It is pure: no I/O, no Redis, no terminal.
 //
+// # Values
+//
+// Keys, tokens, session names and bookings are whatever the server or a
+// client held, and the notes and verdicts go to a terminal: every one of
+// them enters the text through Say, which shows it as it is when it is
+// printable and quoted as redis-cli quotes it otherwise (a token
+// "\x1b]0;pwned\a" cannot retitle the window, nor "x\nverdict: ALL
+// CLEAR" print a verdict line of its own).
+//
 // # Scripts
 //
 // A script run on lock keys is judged by what it did to them (the key

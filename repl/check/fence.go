@@ -3,7 +3,6 @@ package check
 import (
 	"crypto/sha1"
 	"encoding/hex"
-	"fmt"
 	"strings"
 
 	"github.com/locklab/locklab/repl/lockargs"
@@ -56,17 +55,17 @@ func (a *Annotator) onFencedWrite(e Event) []Note {
 		return nil
 	}
 	newest, read := e.before(keys[1])
-	who := fmt.Sprintf("%s's token %s", e.Session, token)
+	who := Say("%s's token %s", e.Session, token)
 	switch e.Reply.Int {
 	case -1:
 		if read && newest.Exists {
-			return []Note{{e.Session, Good, fmt.Sprintf("STALE WRITE REFUSED: %s is older than %s, the newest the resource accepted", who, newest.Value)}}
+			return []Note{{e.Session, Good, Say("STALE WRITE REFUSED: %s is older than %s, the newest the resource accepted", who, newest.Value)}}
 		}
-		return []Note{{e.Session, Good, fmt.Sprintf("STALE WRITE REFUSED: %s is older than the newest the resource accepted", who)}}
+		return []Note{{e.Session, Good, Say("STALE WRITE REFUSED: %s is older than the newest the resource accepted", who)}}
 	case 1:
 		return []Note{{e.Session, Good, "fenced write accepted: " + accepted(who, newest, read)}}
 	case 0:
-		return []Note{{e.Session, Info, fmt.Sprintf("fenced write not made: %s is full (%s was not stale)", keys[0], who)}}
+		return []Note{{e.Session, Info, Say("fenced write not made: %s is full (%s was not stale)", keys[0], who)}}
 	}
 	return nil
 }
@@ -79,5 +78,5 @@ func accepted(who string, newest KeyState, read bool) string {
 	case !newest.Exists:
 		return who + ", the first the resource accepted"
 	}
-	return fmt.Sprintf("%s is not older than %s, the newest the resource had accepted", who, newest.Value)
+	return Say("%s is not older than %s, the newest the resource had accepted", who, newest.Value)
 }

@@ -1,10 +1,6 @@
 package check
 
-import (
-	"fmt"
-
-	"github.com/locklab/locklab/repl/lockargs"
-)
+import "github.com/locklab/locklab/repl/lockargs"
 
 // onDelete judges a plain DEL or UNLINK of lock keys, from the key's value
 // read in the same MULTI just before it.
@@ -68,13 +64,13 @@ func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
 		if wasReleased {
 			return notes // a reset of a lock nobody here held: nothing to say
 		}
-		return append(notes, Note{e.Session, Info, fmt.Sprintf("nothing to release: %s was already gone", l.key)})
+		return append(notes, Note{e.Session, Info, Say("nothing to release: %s was already gone", l.key)})
 	}
 	if old, ok := l.expiredToken[e.Session]; ok && mine != nil && st.Value == mine.token && old != st.Value && e.name() != "EVAL" && e.name() != "EVALSHA" {
 		return append(notes, a.ambiguous(e, l, st, old))
 	}
 	if mine != nil && st.Value == mine.token {
-		return append(notes, Note{e.Session, Good, fmt.Sprintf("released: %s deleted its own lock on %s", e.Session, l.key)})
+		return append(notes, Note{e.Session, Good, Say("released: %s deleted its own lock on %s", e.Session, l.key)})
 	}
 	if _, known := a.tokens[st.Value]; !known {
 		return notes // a token no session of this run took: whose it is, we cannot say
@@ -100,25 +96,25 @@ func (l *lock) holdingOf(token string) *holding {
 // tokens: the DEL carries no token, so it may be the first (expired)
 // holder deleting the second one's lock.
 func (a *Annotator) ambiguous(e Event, l *lock, st KeyState, old string) Note {
-	text := fmt.Sprintf("DEL removed %s holding %s", l.key, st.Value)
+	text := Say("DEL removed %s holding %s", l.key, st.Value)
 	if st.PTTL >= 0 {
-		text += fmt.Sprintf(" (%s left)", secs(st.PTTL))
+		text += Say(" (%s left)", secs(st.PTTL))
 	}
-	text += fmt.Sprintf("; if this was %s's release, it deleted %s's lock: a plain DEL cannot tell (a blind unlock)", old, st.Value)
+	text += Say("; if this was %s's release, it deleted %s's lock: a plain DEL cannot tell (a blind unlock)", old, st.Value)
 	a.findings = append(a.findings, Finding{Kind: BlindDel, Key: l.key, Text: text})
 	return Note{e.Session, Bad, text}
 }
 
 func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Note {
-	text := fmt.Sprintf("WRONG-OWNER DEL: %s removed %s on %s", e.Session, a.whoseLock(st.Value), l.key)
+	text := Say("WRONG-OWNER DEL: %s removed %s on %s", e.Session, a.whoseLock(st.Value), l.key)
 	if st.PTTL >= 0 {
-		text += fmt.Sprintf(", which had %s left", secs(st.PTTL))
+		text += Say(", which had %s left", secs(st.PTTL))
 	}
 	switch {
 	case mine != nil && mine.deletedBy != "":
-		text += fmt.Sprintf(" (%s's own lock was deleted by %s at %s)", e.Session, mine.deletedBy, a.at(mine.deletedAt))
+		text += Say(" (%s's own lock was deleted by %s at %s)", e.Session, mine.deletedBy, a.at(mine.deletedAt))
 	case mine != nil && !mine.expires.IsZero():
-		text += fmt.Sprintf(" (%s's own lock expired at %s)", e.Session, a.at(mine.expires))
+		text += Say(" (%s's own lock expired at %s)", e.Session, a.at(mine.expires))
 	}
 	a.findings = append(a.findings, Finding{Kind: WrongOwnerDel, Key: l.key, Text: text})
 	return Note{e.Session, Bad, text}
@@ -131,9 +127,9 @@ func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 	notes := a.outlived(l, mine, false)
 	notes = append(notes, a.endBelief(e, l, mine)...)
 	if st.Value == token {
-		return append(notes, Note{e.Session, Info, fmt.Sprintf("not released: %s still holds %s", a.owner(token), l.key)})
+		return append(notes, Note{e.Session, Info, Say("not released: %s still holds %s", a.owner(token), l.key)})
 	}
-	text := fmt.Sprintf("safe: token mismatch (%s is not %s), %s kept", token, st.Value, a.whoseLock(st.Value))
+	text := Say("safe: token mismatch (%s is not %s), %s kept", token, st.Value, a.whoseLock(st.Value))
 	return append(notes, Note{e.Session, Good, text})
 }
 
@@ -157,5 +153,5 @@ func (a *Annotator) extended(e Event, l *lock, before, after KeyState) Note {
 	if h := l.current; h != nil && h.token == after.Value {
 		h.expires, h.notBefore = e.End.Add(after.PTTL), e.Start.Add(after.PTTL)
 	}
-	return Note{e.Session, Good, fmt.Sprintf("lock extended: %s now expires in %s (it had %s left)", a.whoseLock(after.Value), secs(after.PTTL), secs(before.PTTL))}
+	return Note{e.Session, Good, Say("lock extended: %s now expires in %s (it had %s left)", a.whoseLock(after.Value), secs(after.PTTL), secs(before.PTTL))}
 }

@@ -2,9 +2,7 @@ package check
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strings"
 )
 
 // slot is a list that sessions check (LLEN) and then book (RPUSH): the
@@ -82,9 +80,9 @@ func (a *Annotator) onBook(e Event) []Note {
 	if e.Reply.Int <= s.seats {
 		return nil
 	}
-	text := fmt.Sprintf("%s now holds %d bookings for %d seat(s)", s.key, e.Reply.Int, s.seats)
+	text := Say("%s now holds %d bookings for %d seat(s)", s.key, e.Reply.Int, s.seats)
 	if checked {
-		text += fmt.Sprintf(": %s saw count=%d before booking", e.Session, saw)
+		text += Say(": %s saw count=%d before booking", e.Session, saw)
 	}
 	return []Note{{e.Session, Bad, text}}
 }
@@ -106,9 +104,9 @@ func (a *Annotator) doubleBooked(s *slot, count int64) {
 	if s.seats > 1 {
 		kind, next = Overbooking, "another"
 	}
-	text := fmt.Sprintf("%s: %s held %d bookings (%s) for %d seat(s)", kind.Headline(), s.key, count, strings.Join(who, ", "), s.seats)
+	text := Say("%s: %s held %d bookings (%s) for %d seat(s)", kind.Headline(), s.key, count, who, s.seats)
 	if allSawRoom {
-		text += fmt.Sprintf(": each bidder checked the count, saw room, and booked; nothing stopped %s bidder between its check and its booking", next)
+		text += Say(": each bidder checked the count, saw room, and booked; nothing stopped %s bidder between its check and its booking", next)
 	}
 	if s.over == nil {
 		s.over = &Finding{Key: s.key}
@@ -146,9 +144,9 @@ func (a *Annotator) slotVerdict(s *slot, length int64) []Finding {
 	switch {
 	case len(out) > 0:
 	case length < 0:
-		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: fmt.Sprintf("%s: bookings unknown (its length could not be read); %d seat(s)", s.key, s.seats)})
+		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: Say("%s: bookings unknown (its length could not be read); %d seat(s)", s.key, s.seats)})
 	default:
-		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: fmt.Sprintf("%s: %d booking(s) for %d seat(s)", s.key, length, s.seats)})
+		out = append(out, Finding{Kind: SlotOK, Key: s.key, Text: Say("%s: %d booking(s) for %d seat(s)", s.key, length, s.seats)})
 	}
 	return out
 }

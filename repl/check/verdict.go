@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -166,11 +165,11 @@ func commandsFailed(n int, first string) string {
 	case first == "" && n == 1:
 		return "1 command failed"
 	case first == "":
-		return fmt.Sprintf("%d commands failed", n)
+		return Say("%d commands failed", n)
 	case n == 1:
-		return fmt.Sprintf("1 command failed (%s)", first)
+		return Say("1 command failed (%s)", first)
 	}
-	return fmt.Sprintf("%d commands failed (first: %s)", n, first)
+	return Say("%d commands failed (first: %s)", n, first)
 }
 
 // touched reports whether the run did anything a verdict could be about:
@@ -246,7 +245,7 @@ func (a *Annotator) participants() []string {
 // (did) last.
 func (a *Annotator) uncontested(did []string) string {
 	if len(a.participants()) == 0 {
-		return "nothing contested (" + strings.Join(did, "; ") + ")"
+		return Say("nothing contested (%s)", strings.Join(did, "; "))
 	}
 	var locks []string
 	for _, key := range a.lockOrder() {
@@ -256,15 +255,15 @@ func (a *Annotator) uncontested(did []string) string {
 				n++
 			}
 		}
-		locks = append(locks, fmt.Sprintf("%s acquired %d time(s)", key, n))
+		locks = append(locks, Say("%s acquired %d time(s)", key, n))
 	}
 	who := a.participants()
-	text := "nothing contested (only " + strings.Join(who, ", ") + " used a lock or slot"
+	text := Say("nothing contested (only %s used a lock or slot", who)
 	if len(who) > 1 {
-		text = "nothing contested (" + strings.Join(who, ", ") + " took part, but no lock was wanted by two of them and nothing was booked"
+		text = Say("nothing contested (%s took part, but no lock was wanted by two of them and nothing was booked", who)
 	}
 	if did = append(locks, did...); len(did) > 0 {
-		text += "; " + strings.Join(did, ", ")
+		text += Say("; %s", strings.Join(did, ", "))
 	}
 	return text + ")"
 }
@@ -308,13 +307,13 @@ func (a *Annotator) lockVerdicts() []Finding {
 func summary(k Kind, key string, n int) string {
 	switch k {
 	case WrongOwnerDel:
-		return fmt.Sprintf("%s on %s: %d delete(s) removed a lock another session held", k.Headline(), key, n)
+		return Say("%s on %s: %d delete(s) removed a lock another session held", k.Headline(), key, n)
 	case TwoHolders:
-		return fmt.Sprintf("%s of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
+		return Say("%s of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
 			"refuse a lock whose WAIT on the same connection answers 0, and fence the resource", k.Headline(), key, n)
 	case BlindDel:
-		return fmt.Sprintf("%s on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
+		return Say("%s on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
 			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", k.Headline(), key, n)
 	}
-	return fmt.Sprintf("%s on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", ExpiredWhileWorking.Headline(), key, n)
+	return Say("%s on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", ExpiredWhileWorking.Headline(), key, n)
 }

@@ -1,7 +1,5 @@
 package check
 
-import "fmt"
-
 // onWait says what a WAIT proves. WAIT counts the replicas that have
 // acknowledged the writes of the connection it is sent on, and only those:
 // on the lock holder's own connection, 0 means the lock is not on any
@@ -16,12 +14,12 @@ func (a *Annotator) onWait(e Event) []Note {
 			continue
 		}
 		if h.session != e.Session {
-			return []Note{{e.Session, Info, fmt.Sprintf("this WAIT counts only %s's own writes: it says nothing about %s's lock on %s (WAIT on %s's connection would)", e.Session, h.session, key, h.session)}}
+			return []Note{{e.Session, Info, Say("this WAIT counts only %s's own writes: it says nothing about %s's lock on %s (WAIT on %s's connection would)", e.Session, h.session, key, h.session)}}
 		}
 		if e.Reply.Int == 0 {
-			return []Note{{e.Session, Bad, fmt.Sprintf("no replica has acknowledged %s's lock on %s: if the primary fails now, the lock is lost", e.Session, key)}}
+			return []Note{{e.Session, Bad, Say("no replica has acknowledged %s's lock on %s: if the primary fails now, the lock is lost", e.Session, key)}}
 		}
-		return []Note{{e.Session, Good, fmt.Sprintf("%d replica(s) acknowledged %s's lock on %s", e.Reply.Int, e.Session, key)}}
+		return []Note{{e.Session, Good, Say("%d replica(s) acknowledged %s's lock on %s", e.Reply.Int, e.Session, key)}}
 	}
 	return nil
 }
@@ -53,5 +51,5 @@ func (a *Annotator) onRead(e Event) []Note {
 		return nil
 	}
 	h := l.current
-	return []Note{{e.Session, Bad, fmt.Sprintf("%s's lock on %s, acknowledged at %s, is not on the promoted replica: the failover lost it", h.session, l.key, a.at(h.acquired))}}
+	return []Note{{e.Session, Bad, Say("%s's lock on %s, acknowledged at %s, is not on the promoted replica: the failover lost it", h.session, l.key, a.at(h.acquired))}}
 }

@@ -23,7 +23,9 @@ type Env interface {
 	// would; Query sends it quietly (its notes still print).
 	Run(ctx context.Context, session string, args ...string) (resp.Reply, error)
 	Query(ctx context.Context, session string, args ...string) (resp.Reply, error)
-	// Say prints one line in session's output.
+	// Say prints one line in session's output, formatted as check.Say
+	// formats a note (a bidder's name, a key, an error reply: each string
+	// argument is a value, quoted when it holds a control character).
 	Say(session, format string, a ...any)
 	// Seats tells the annotator how many bookings a slot may hold.
 	Seats(slot string, n int64)

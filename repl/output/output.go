@@ -85,7 +85,7 @@ func (o *Output) BeginRun(start time.Time, sessions []string) {
 	defer o.mu.Unlock()
 	o.start, o.on, o.first, o.lines = start, o.gutter && len(sessions) > 0, "", nil
 	for _, n := range sessions {
-		o.width = max(o.width, len(n))
+		o.width = max(o.width, len(shownName(n)))
 	}
 }
 
@@ -124,10 +124,17 @@ func (o *Output) writeLines(name string, stderr bool, lines []byte) {
 }
 
 func (o *Output) prefix(name string) string {
-	o.width = max(o.width, len(name))
+	shown := shownName(name)
+	o.width = max(o.width, len(shown))
 	at := fmt.Sprintf("+%.3fs", o.now().Sub(o.start).Seconds())
-	return o.colorOf(name).Sprintf("%-*s %s │ ", o.width, name, at)
+	return o.colorOf(name).Sprintf("%-*s %s │ ", o.width, shown, at)
 }
+
+// shownName is a session's name as its gutter shows it: a job may be
+// named after a value it read, so the name is shown as check.Say shows a
+// value (quoted when it holds a control character, which would break the
+// line or act on the terminal).
+func shownName(name string) string { return check.Say("%s", name) }
 
 // colorOf is session name's colour, the same everywhere it shows.
 func (o *Output) colorOf(name string) *color.Color {

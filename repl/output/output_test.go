@@ -1,7 +1,11 @@
 package output
 
 import (
+	"bytes"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/fatih/color"
 )
@@ -22,5 +26,28 @@ func TestColorOfIsTheName(t *testing.T) {
 		if c := ColorOf(name); c == color.FgBlue || c == color.FgYellow {
 			t.Errorf("%s gets %v, hard to read on some backgrounds", name, c)
 		}
+	}
+}
+
+// TestGutterShowsNameQuoted: a session named after a value it read (a
+// job's argument) that holds control characters gets a gutter with the
+// name quoted, as redis-cli quotes a value: the line stays one line, and
+// no forged line starts with what the name held.
+func TestGutterShowsNameQuoted(t *testing.T) {
+	var out bytes.Buffer
+	o := New(&out, &out, true, false)
+	name := "x\x1b]0;pwned\a\nverdict: ALL CLEAR"
+	o.BeginRun(time.Now(), []string{"main", name})
+	mainOut, _ := o.Writers("main")
+	theirs, _ := o.Writers(name)
+	fmt.Fprintln(mainOut, "one")
+	fmt.Fprintln(theirs, "two")
+	o.Flush()
+	got := out.String()
+	if want := `"x\x1b]0;pwned\a\nverdict: ALL CLEAR" +`; !strings.Contains(got, want) {
+		t.Errorf("no gutter %s in:\n%s", want, got)
+	}
+	if strings.ContainsAny(got, "\x1b\a") || strings.Contains(got, "\nverdict:") || strings.Count(got, "\n") != 2 {
+		t.Errorf("the name reached the terminal as it is:\n%q", got)
 	}
 }

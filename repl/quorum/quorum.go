@@ -1,7 +1,6 @@
 package quorum
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -127,7 +126,7 @@ func (c *Checker) Acquired(a Attempt) {
 		return
 	}
 	if len(on) < a.Nodes/2+1 {
-		c.missing = append(c.missing, fmt.Sprintf("%s said it held %s with %d OK(s) of %d in the nodes' answers", a.Session, a.Key, len(on), a.Nodes))
+		c.missing = append(c.missing, check.Say("%s said it held %s with %d OK(s) of %d in the nodes' answers", a.Session, a.Key, len(on), a.Nodes))
 		return
 	}
 	c.grants = append(c.grants, &grant{lab: a.Lab, session: a.Session, key: a.Key, tok: a.Token,

@@ -57,6 +57,20 @@ func TestTwoHolders(t *testing.T) {
 	}
 }
 
+// TestTwoHoldersShowNamesQuoted: sessions named with control characters
+// (a job named after a value it read) show quoted in the finding, as
+// redis-cli quotes a value, so the finding stays one line.
+func TestTwoHoldersShowNamesQuoted(t *testing.T) {
+	c := quorum.New()
+	c.Acquired(attempt(1, "alice\x1b]0;pwned\a", "a1", 0, "A B C"))
+	c.Acquired(attempt(1, "bob\nverdict: ALL CLEAR", "b1", 1000, "C D E"))
+	found, _ := c.Findings(quorum.AllLabs)
+	want := `TWO HOLDERS on lock:x: "alice\x1b]0;pwned\a" (A B C) and "bob\nverdict: ALL CLEAR" (C D E) each held a majority, for 8.90s at once`
+	if len(found) != 1 || found[0].Text != want {
+		t.Fatalf("findings %q, want one: %s", found, want)
+	}
+}
+
 // TestMissing: a client that says it holds the lock without a majority
 // of OKs in the answers is not counted, and the verdict says why.
 func TestMissing(t *testing.T) {

@@ -26,7 +26,7 @@ func (c *Checker) Findings(lab int) (found []check.Finding, grants int) {
 				continue
 			}
 			if d := minTime(a.end(), b.end()).Sub(maxTime(a.from, b.from)); d > 0 {
-				found = append(found, check.Finding{Kind: check.TwoHolders, Key: a.key, Text: fmt.Sprintf(
+				found = append(found, check.Finding{Kind: check.TwoHolders, Key: a.key, Text: check.Say(
 					"TWO HOLDERS on %s: %s (%s) and %s (%s) each held a majority, for %s at once",
 					a.key, a.session, strings.Join(a.nodes, " "), b.session, strings.Join(b.nodes, " "), span(d))})
 			}
@@ -46,7 +46,7 @@ func (c *Checker) overlaps(lab int) []check.Finding {
 				continue
 			}
 			if cmd, ok := c.late(g, o); ok {
-				out = append(out, check.Finding{Kind: check.Overlap, Key: g.key, Text: fmt.Sprintf(
+				out = append(out, check.Finding{Kind: check.Overlap, Key: g.key, Text: check.Say(
 					"OVERLAP on %s: %s sent %s %.2fs after its validity ended, while %s held the lock (%s)",
 					g.key, g.session, ShortCommand(cmd.args), cmd.sent.Sub(g.valid).Seconds(), o.session, strings.Join(o.nodes, " "))})
 			}
@@ -102,12 +102,16 @@ func (c *Checker) Other() check.Other {
 }
 
 // ShortCommand is a command as a verdict names it: a script's body or
-// SHA1 shown as <script>.
+// SHA1 shown as <script>, and each word as check.Say shows a value.
 func ShortCommand(args []string) string {
 	if len(args) > 1 && (strings.EqualFold(args[0], "EVAL") || strings.EqualFold(args[0], "EVALSHA")) {
 		args = append([]string{args[0], "<script>"}, args[2:]...)
 	}
-	return strings.Join(args, " ")
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = check.Say("%s", a)
+	}
+	return strings.Join(words, " ")
 }
 
 // span is d as a verdict says it: 9.89s, or 4.2ms under 10ms.

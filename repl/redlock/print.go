@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/quorum"
 	"github.com/locklab/locklab/repl/record"
 	"github.com/locklab/locklab/repl/resp"
@@ -28,7 +29,7 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
 	if l.ClientNow() == Redsync {
 		via = " via go-redsync/redsync"
 	}
-	fmt.Fprintf(w, "%s: redlock acquire %s%s (ttl %v, drift %g, per-node timeout %v)\n", holder, args[0], via, o.TTL, o.Drift, o.Timeout)
+	fmt.Fprintln(w, check.Say("%s: redlock acquire %s%s (ttl %v, drift %g, per-node timeout %v)", holder, args[0], via, o.TTL, o.Drift, o.Timeout))
 	a, err := l.Acquire(ctx, env.Clock(), holder, args[0], args[1], o)
 	if a == nil {
 		return err
@@ -50,7 +51,7 @@ func (a *Attempt) Note(n int) string {
 	got := fmt.Sprintf("%d/%d (%s)", len(on), n, strings.Join(on, " "))
 	switch {
 	case a.Granted:
-		return fmt.Sprintf("%s holds %s on %s, valid for %.2fs", a.Holder, a.Key, got, a.Validity.Seconds())
+		return check.Say("%s holds %s on %s, valid for %.2fs", a.Holder, a.Key, got, a.Validity.Seconds())
 	case len(on) == 0:
 		return fmt.Sprintf("not acquired: 0/%d, nothing to release", n)
 	case len(on) == 1:
@@ -90,9 +91,9 @@ func printAnswers(w io.Writer, answers []Answer) {
 	for _, a := range answers {
 		cmd := quorum.ShortCommand(a.Args)
 		if a.Args[0] == "EVAL" && a.Args[1] == releaseScript {
-			cmd = "EVAL <compare-and-delete> " + strings.Join(a.Args[2:], " ")
+			cmd = "EVAL <compare-and-delete> " + quorum.ShortCommand(a.Args[2:])
 		}
-		fmt.Fprintf(w, "  %s  %s -> %s\n", a.Node, cmd, a.Text())
+		fmt.Fprintln(w, check.Say("  %s  %s -> %s", a.Node, cmd, a.Text()))
 	}
 }
 
@@ -105,7 +106,7 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 		return err
 	}
 	env.Recorder().Released(rel)
-	fmt.Fprintf(env.Stdout(), "%s: redlock release %s\n", env.Session(), key)
+	fmt.Fprintln(env.Stdout(), check.Say("%s: redlock release %s", env.Session(), key))
 	printAnswers(env.Stdout(), answers)
 	var on []string
 	for _, a := range answers {
@@ -114,7 +115,7 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 		}
 	}
 	n, _ := l.targets()
-	fmt.Fprintf(env.Stdout(), "   ↳ released %s on %d/%d (%s)\n", key, len(on), len(n), strings.Join(on, " "))
+	fmt.Fprintln(env.Stdout(), check.Say("   ↳ released %s on %d/%d (%s)", key, len(on), len(n), strings.Join(on, " ")))
 	return err
 }
 

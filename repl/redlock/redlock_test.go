@@ -179,6 +179,33 @@ func TestWords(t *testing.T) {
 	}
 }
 
+// TestWordsShowValuesQuoted: a key and a token holding control
+// characters show quoted, as redis-cli quotes a value, in the lines the
+// words print (the commands, the note, the status of each node), so that
+// nothing reaches the terminal for it to act on.
+func TestWordsShowValuesQuoted(t *testing.T) {
+	l, e := &redlock.Lab{}, newEnv(t)
+	t.Cleanup(l.Down)
+	const key, token = "lock:\x1b[2J", "t\x1b]0;pwned\a\nverdict: ALL CLEAR"
+	for _, args := range [][]string{{"redlock", "up", "--nodes", "3"}, {"redlock", "acquire", key, token}, {"redlock", "status", key}, {"redlock", "release", key, token}} {
+		if err := l.Run(ctx, e, args); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+	}
+	out := e.out.String()
+	for _, want := range []string{`  A  SET "lock:\x1b[2J" "t\x1b]0;pwned\a\nverdict: ALL CLEAR" NX PX 10000 -> OK` + "\n",
+		`   ↳ alice holds "lock:\x1b[2J" on 3/3 (A B C)`, `"lock:\x1b[2J" = "t\x1b]0;pwned\a\nverdict: ALL CLEAR" (PTTL `,
+		`  A  EVAL <compare-and-delete> 1 "lock:\x1b[2J" "t\x1b]0;pwned\a\nverdict: ALL CLEAR" -> (integer) 1` + "\n",
+		`   ↳ released "lock:\x1b[2J" on 3/3 (A B C)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	if i := strings.IndexAny(out, "\x1b\a\r"); i >= 0 || strings.Contains(out, "\nverdict:") {
+		t.Errorf("a control character or a verdict line in the output:\n%q", out)
+	}
+}
+
 // TestRedsync: through go-redsync/redsync the clock jump gives the same
 // TWO HOLDERS, and the commands the library sent are the answers, as
 // go-redis sent them.

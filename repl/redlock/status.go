@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -65,11 +66,11 @@ func holding(ctx context.Context, addr, key string) string {
 		return "no answer: " + err.Error()
 	}
 	if get.Kind == resp.Nil {
-		return key + " free"
+		return check.Say("%s free", key)
 	}
 	pttl, err := ask(ctx, addr, "", Defaults.Timeout, []string{"PTTL", key})
 	if err != nil {
 		return "no answer: " + err.Error()
 	}
-	return fmt.Sprintf("%s = %s (PTTL %d)", key, get.Str, pttl.Int)
+	return check.Say("%s = %s (PTTL %d)", key, get.Str, pttl.Int)
 }

@@ -116,7 +116,7 @@ func (p *Printer) annotate(w io.Writer, e session.Event) {
 		}
 		who := ""
 		if e.Session != session.Main && !p.Out.Gutters() {
-			who = e.Session + ": " // no gutter says whose note it is
+			who = check.Say("%s: ", e.Session) // no gutter says whose note it is
 		}
 		for _, n := range notes {
 			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+who+n.Text))

@@ -8,6 +8,9 @@
 // (cliFormatReplyTTY in src/redis-cli.c), [FormatRaw] like redis-cli with
 // its output piped (cliFormatReplyRaw), and [Format] adds redis-cli's
 // special case for the few commands it always prints raw ([RawOnTTY]).
+// [Printable] shows any one string in the lab's own lines (a note, a
+// verdict, a timeline) that names a value from the server: as it is when
+// it is printable text, else quoted as redis-cli quotes a bulk string.
 //
 // For tools and tests that talk to a server without a client library,
 // [Command] writes a command and a [Reader] reads the replies from a

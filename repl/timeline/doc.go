@@ -7,4 +7,9 @@
 // the run, and each lock key gets a bar showing who held it and how it
 // ended: released, deleted by another session, or expired (an expiry is in
 // the picture even though no client sent a command).
+//
+// Names and values from the run (sessions, keys, tokens, replies) enter
+// the model shown as check.Say shows a value (see shown.go): quoted, as
+// redis-cli quotes a value, when they hold a control character, so that
+// no renderer draws one.
 package timeline

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/resp"
 )
 
 // Kind is what an item in a lane is.
@@ -80,6 +81,7 @@ type TimedNote struct {
 
 // Build makes the timeline of a run that began at start.
 func Build(start time.Time, events []Event, notes []TimedNote, holdings []check.Holding, verdict []check.Finding) Timeline {
+	events, notes, holdings, verdict = shownRun(events, notes, holdings, verdict)
 	var t Timeline
 	off := func(at time.Time) time.Duration { return max(at.Sub(start), 0) }
 	// Commands and notes in Seq order, each note after its command: what
@@ -138,17 +140,19 @@ func (t *Timeline) addBar(h check.Holding, off func(time.Time) time.Duration) {
 	b := Bar{Key: h.Key, Lane: h.Session, Token: h.Token, From: off(h.From), Until: off(h.Until), End: h.End, DeletedBy: h.DeletedBy}
 	t.Bars = append(t.Bars, b)
 	if h.End == check.Expired {
-		text := fmt.Sprintf("%s expired: %s's TTL ran out", h.Key, h.Session)
+		text := check.Say("%s expired: %s's TTL ran out", h.Key, h.Session)
 		t.Items = append(t.Items, Item{At: b.Until, End: b.Until, Lane: h.Session, Kind: Expiry, Text: text, Level: check.Bad})
 	}
 }
 
-// commandLine shows a command's words, quoting those with spaces.
+// commandLine shows a command's words, each quoted as redis-cli quotes a
+// value when it is empty, holds a space or a quote, or holds a character
+// a terminal would act on.
 func commandLine(args []string) string {
 	words := make([]string, len(args))
 	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n\"") {
-			a = fmt.Sprintf("%q", a)
+		if a == "" || strings.ContainsAny(a, ` "`) || resp.Printable(a) != a {
+			a = resp.QuoteText(a)
 		}
 		words[i] = a
 	}

@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -42,6 +41,7 @@ const nodeWidth = 9
 // (one for the holds of one token that ran out together). A timeline
 // without holds or steps is returned as it was.
 func (t Timeline) WithNodes(start time.Time, holds []quorum.Hold) Timeline {
+	holds = shownHolds(holds)
 	off := func(at time.Time) time.Duration { return max(at.Sub(start), 0) }
 	for _, it := range t.Items {
 		for _, s := range it.Steps {
@@ -84,7 +84,7 @@ func (t *Timeline) addNodeExpiries(holds []quorum.Hold, off func(time.Time) time
 		for ; j < len(holds) && holds[j].Token == h.Token && holds[j].Until.Sub(h.Until) < 50*time.Millisecond; j++ {
 			on = append(on, holds[j].Node)
 		}
-		text := fmt.Sprintf("%s expired on %s: %s's TTL ran out there", h.Key, strings.Join(on, " "), h.Session)
+		text := check.Say("%s expired on %s: %s's TTL ran out there", h.Key, strings.Join(on, " "), h.Session)
 		t.addLane(h.Session)
 		t.Items = append(t.Items, Item{At: off(h.Until), End: off(h.Until), Lane: h.Session, Kind: Expiry, Text: text, Level: check.Info, On: on})
 		i = j

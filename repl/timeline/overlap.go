@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
@@ -16,8 +14,8 @@ import (
 func (t *Timeline) addOverlaps(holdings []check.Holding, off func(time.Time) time.Duration) {
 	t.Overlaps = check.Overlaps(holdings)
 	for _, o := range t.Overlaps {
-		begin := fmt.Sprintf("OVERLAP on %s begins: %s believed they held it at once", o.Key, strings.Join(o.Sessions, ", "))
-		end := fmt.Sprintf("OVERLAP on %s ends, after %s", o.Key, o.Until.Sub(o.From).Round(time.Microsecond))
+		begin := check.Say("OVERLAP on %s begins: %s believed they held it at once", o.Key, o.Sessions)
+		end := check.Say("OVERLAP on %s ends, after %s", o.Key, o.Until.Sub(o.From).Round(time.Microsecond))
 		t.addLane(o.Opened)
 		t.addLane(o.Closed)
 		t.Items = append(t.Items,

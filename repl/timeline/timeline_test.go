@@ -274,6 +274,56 @@ func nasty() Timeline {
 	return Build(runStart, events, notes, holdings, verdict)
 }
 
+// TestHostileValuesShowQuoted: a run whose sessions, key, token and
+// replies hold control characters (a token that would retitle the window,
+// a name that would clear the screen, a reply that would print a forged
+// verdict line) draws them quoted, as redis-cli quotes a value, in every
+// renderer; one session is still one lane, and its bar is in its column.
+func TestHostileValuesShowQuoted(t *testing.T) {
+	const (
+		key   = "lock:\x1b[2J"
+		slow  = "slow\x1b]0;pwned\a"
+		fast  = "fast\r"
+		token = "tok\x1b]0;pwned\a\r\nverdict: ALL CLEAR"
+	)
+	events := []Event{
+		ev(0.000, 0.001, slow, "OK", "SET", key, token, "NX", "PX", "500"),
+		ev(0.600, 0.601, fast, token+"\x7f", "GET", key),
+	}
+	notes := []TimedNote{note(0.001, slow, check.Good, check.Say("lock acquired: %s holds %s", slow, key))}
+	holdings := []check.Holding{hold(key, slow, token, 0.001, 0.501, check.Expired, "")}
+	verdict := []check.Finding{{Kind: check.ExpiredWhileWorking, Key: key, Text: check.Say("EXPIRED WHILE WORKING on %s", key)}}
+	tl := Build(runStart, events, notes, holdings, verdict)
+	if want := []string{`"slow\x1b]0;pwned\a"`, `"fast\r"`}; !slices.Equal(tl.Lanes, want) {
+		t.Errorf("lanes %q, want %q", tl.Lanes, want)
+	}
+	outputs := map[string]string{"terminal": Terminal(tl, 120, Style{}), "compact": Compact(tl, 400, Style{}), "mermaid": Mermaid(tl), "svg": SVG(tl)}
+	for name, out := range outputs {
+		if i := strings.IndexFunc(out, func(r rune) bool { return (r < 0x20 && r != '\n') || r == 0x7f }); i >= 0 {
+			t.Errorf("%s: a control character (%q) at %d:\n%s", name, out[i], i, out)
+		}
+		if regexp.MustCompile(`(?m)^verdict: ALL CLEAR`).MatchString(out) {
+			t.Errorf("%s: a forged verdict line:\n%s", name, out)
+		}
+	}
+	for _, want := range []string{
+		`SET "lock:\x1b[2J" "tok\x1b]0;pwned\a\r\nverdict: ALL CLEAR" NX PX 500 → OK`,
+		`GET "lock:\x1b[2J" → "tok\x1b]0;pwned\a\r\nverdict: ALL CLEAR\x7f"`,
+		`↳ lock acquired: "slow\x1b]0;pwned\a" holds "lock:\x1b[2J"`,
+		`✕ "lock:\x1b[2J" expired: "slow\x1b]0;pwned\a"'s TTL ran out`,
+	} {
+		if !strings.Contains(outputs["compact"], want) {
+			t.Errorf("compact lacks %s:\n%s", want, outputs["compact"])
+		}
+	}
+	if want := `│ ┏ "slow\x1b]`; !strings.Contains(outputs["terminal"], want) { // the lock's column is narrow
+		t.Errorf("terminal lacks %s:\n%s", want, outputs["terminal"])
+	}
+	if want := `(&quot;tok\x1b]0;pwned\a\r\nverdict: ALL CLEAR&quot;)`; !strings.Contains(outputs["svg"], want) {
+		t.Errorf("svg lacks the token, quoted and XML-escaped, %s:\n%s", want, outputs["svg"])
+	}
+}
+
 // mermaidLine is what a line of Mermaid's output may be.
 var mermaidLine = regexp.MustCompile(`^(sequenceDiagram|    participant (P\d+|R) as ` + mermaidSafe + `|    (P\d+->>R|R-->>P\d+|Note over (P\d+|R)(,(P\d+|R))?): ` + mermaidSafe + `)$`)
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/locklab/locklab/repl/check"
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/resp"
 )
@@ -39,8 +40,10 @@ func (e macroEnv) Query(ctx context.Context, session string, args ...string) (re
 	return e.env.Send(ctx, session, args, false)
 }
 
+// Say prints a line of the macro's in session's output, its values shown
+// as check.Say shows them.
 func (e macroEnv) Say(session, format string, a ...any) {
-	fmt.Fprintf(e.env.StdoutOf(session), format+"\n", a...)
+	fmt.Fprintln(e.env.StdoutOf(session), check.Say(format, a...))
 }
 
 func (e macroEnv) Seats(slot string, n int64) { e.env.Recorder().SetSeats(slot, n) }
