@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/budget"
 	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/precheck"
@@ -147,6 +150,7 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 		fmt.Fprintf(stderr, "locklab: this uses $%d, which is empty at the prompt: a pasted script body needs its argument (run the file: ./book_no_lock.sh alice)\n", uses)
 	}
 	declarations(f)
+	framedFunctions(f)
 	named := e.s.jobs.Name(f)
 	if len(named) > 0 || !e.s.jobs.Running() {
 		e.s.beginRun(len(named) > 0, named) // else it joins the run of the jobs still running: their gutters stay
@@ -175,10 +179,11 @@ type entryKind struct {
 // returns. The interpreter's `wait` waits for jobs whatever its context:
 // for an entry that waits, Ctrl-C stops the jobs too, so that it returns.
 func (e *entries) withEntry(parent context.Context, kind entryKind, f func(context.Context) error) error {
-	ctx := parent
+	ctx, release := budget.Guard(parent)
+	defer release()
 	if e.src.OnEntry != nil {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(parent)
+		ctx, cancel = context.WithCancel(ctx)
 		if kind.jobs {
 			e.jobs = append(e.jobs, cancel)
 		}
@@ -186,7 +191,10 @@ func (e *entries) withEntry(parent context.Context, kind entryKind, f func(conte
 		defer e.src.OnEntry(nil)
 	}
 	err := f(ctx)
-	waitCut := kind.waits && ctx.Err() != nil && !errors.Is(err, context.Canceled) // a wait Ctrl-C cut short
+	if budget.Over(ctx) {
+		err = e.overBudget()
+	}
+	waitCut := kind.waits && ctx.Err() != nil && !errors.Is(err, context.Canceled) && !budget.Over(ctx) // a wait Ctrl-C cut short
 	if (errors.Is(err, context.Canceled) || waitCut) && parent.Err() == nil {
 		e.r.Run(parent, interruptedStmt) // $? is 130 after Ctrl-C, as in sh
 	}
@@ -202,6 +210,33 @@ func (e *entries) withEntry(parent context.Context, kind entryKind, f func(conte
 	}
 	e.s.setStatus(err)
 	return err
+}
+
+// overBudget ends an entry the memory budget stopped: the variables that
+// hold over a MiB are unset (else the next entry would stop at once), and
+// the message names them.
+func (e *entries) overBudget() error {
+	var big []string
+	for name, v := range e.r.Vars {
+		if size := len(v.Str) + len(strings.Join(v.List, "")); size > 1<<20 {
+			big = append(big, name)
+		}
+	}
+	slices.Sort(big)
+	msg := budget.Explain()
+	if len(big) > 0 {
+		e.r.Run(context.Background(), &syntax.CallExpr{Args: append([]*syntax.Word{lit("unset")}, lits(big)...)})
+		msg += "; unset to free it: " + strings.Join(big, " ")
+	}
+	return &words.Error{Status: 1, Msg: msg}
+}
+
+func lits(values []string) []*syntax.Word {
+	out := make([]*syntax.Word, len(values))
+	for i, v := range values {
+		out[i] = lit(v)
+	}
+	return out
 }
 
 // interrupt is what Ctrl-C does during an entry: cancel it, and when it

@@ -167,6 +167,9 @@ func (s *Shell) open(ctx context.Context, path string, flag int, perm os.FileMod
 	if path == "/dev/null" {
 		return devNull{}, nil
 	}
+	if path == frameHook {
+		return s.frames.enter(ctx)
+	}
 	if jobs.IsHook(path) {
 		return s.jobs.Begin(ctx, interp.HandlerCtx(ctx).Stderr), nil
 	}

@@ -7,6 +7,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/budget"
 	"github.com/locklab/locklab/repl/lines"
 	"github.com/locklab/locklab/repl/precheck"
 	"github.com/locklab/locklab/repl/session"
@@ -45,15 +46,22 @@ const maxBatch = 1000
 // src.Summary is set, prints the verdict and the expectations' summary.
 // The error is the run's exit status (see ExitCode).
 func (s *Shell) Run(ctx context.Context, src Source) error {
-	r := s.runner
-	if src.Whole {
-		stdout, stderr := s.out.Writers(session.Main)
-		var err error
-		if r, err = s.newRunner(stdout, stderr, session.Main, src.Args...); err != nil {
-			return err
-		}
+	if !src.Whole {
+		return s.run(ctx, s.runner, src, outermost) // each entry is guarded on its own (withEntry)
 	}
-	return s.run(ctx, r, src, outermost)
+	stdout, stderr := s.out.Writers(session.Main)
+	r, err := s.newRunner(stdout, stderr, session.Main, src.Args...)
+	if err != nil {
+		return err
+	}
+	guarded, release := budget.Guard(ctx)
+	defer release()
+	err = s.run(guarded, r, src, outermost)
+	if budget.Over(guarded) {
+		fmt.Fprintln(stderr, "locklab:", budget.Explain())
+		return interp.ExitStatus(1)
+	}
+	return err
 }
 
 // scope is what a run is to the runs around it.
@@ -128,6 +136,7 @@ func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 		fmt.Fprintln(stderr, precheck.MissingArgs(src.Name, uses, len(src.Args)))
 	}
 	declarations(f)
+	framedFunctions(f)
 	jobs := s.jobs.Name(f)
 	if top {
 		s.beginRun(true, jobs)

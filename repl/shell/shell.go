@@ -66,6 +66,7 @@ type Shell struct {
 	runner *interp.Runner // the REPL's and piped input's
 	jobs   *jobs.Jobs
 	view   *labfs.View // the files the lab was given
+	frames frames      // the function calls under way
 
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus

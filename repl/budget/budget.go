@@ -1,0 +1,96 @@
+package budget
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// DefaultMemory is how much the process's heap objects and goroutine
+// stacks may hold while a lab runs, unless LOCKLAB_MEMORY_MIB says
+// otherwise.
+const DefaultMemory = 512 << 20
+
+// Memory is the budget in force: LOCKLAB_MEMORY_MIB (a whole number of
+// MiB, at least 16) or DefaultMemory.
+var Memory = sync.OnceValue(func() uint64 {
+	if mib, err := strconv.ParseUint(os.Getenv("LOCKLAB_MEMORY_MIB"), 10, 32); err == nil && mib >= 16 {
+		return mib << 20
+	}
+	return DefaultMemory
+})
+
+// every is how often the watcher looks at the memory.
+const every = 10 * time.Millisecond
+
+// ErrMemory is why a run over budget stopped.
+var ErrMemory = errors.New("the run stopped: its values passed the lab's memory budget")
+
+// Explain is ErrMemory's message with the budget and what to do.
+func Explain() string {
+	return fmt.Sprintf("%v of %d MiB (a string that grows in a loop?); LOCKLAB_MEMORY_MIB sets another budget", ErrMemory, Memory()>>20)
+}
+
+// guards are the runs being watched, each with the cancel of its context.
+var guards = struct {
+	sync.Mutex
+	cancels map[*context.CancelCauseFunc]bool
+	watched bool
+}{cancels: map[*context.CancelCauseFunc]bool{}}
+
+// Guard is ctx, cancelled with ErrMemory as its cause if the memory passes
+// Memory while it is guarded; release ends the guard.
+func Guard(ctx context.Context) (guarded context.Context, release func()) {
+	guarded, cancel := context.WithCancelCause(ctx)
+	guards.Lock()
+	guards.cancels[&cancel] = true
+	if !guards.watched {
+		guards.watched = true
+		go watch()
+	}
+	guards.Unlock()
+	return guarded, func() {
+		guards.Lock()
+		delete(guards.cancels, &cancel)
+		guards.Unlock()
+		cancel(nil)
+	}
+}
+
+// Over reports whether err is a run's end by the memory budget.
+func Over(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrMemory) }
+
+// watch looks at the memory every tick for the life of the process, and
+// cancels every guarded run when it is over budget.
+func watch() {
+	for range time.Tick(every) {
+		if inUse() <= Memory() {
+			continue
+		}
+		runtime.GC() // what is garbage does not count
+		if inUse() <= Memory() {
+			continue
+		}
+		guards.Lock()
+		for cancel := range guards.cancels {
+			(*cancel)(ErrMemory)
+		}
+		guards.Unlock()
+	}
+}
+
+var samples = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}
+
+// inUse is the bytes of heap objects and goroutine stacks now.
+func inUse() uint64 {
+	s := make([]metrics.Sample, len(samples))
+	copy(s, samples)
+	metrics.Read(s)
+	return s[0].Value.Uint64() + s[1].Value.Uint64()
+}
