@@ -114,6 +114,7 @@ func (c *Conn) Server() string { return c.target.Network + ":" + c.target.Addr }
 // A command the server will not answer (CLIENT REPLY OFF or SKIP said so)
 // is sent and not waited for: its reply is resp.None.
 func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	sending(ctx, args)
 	cmd := redis.NewRawCmd(ctx, toAny(args)...)
 	var answered bool
 	l := c.exec(ctx, func(l *link) { answered = c.process(ctx, l, args, cmd) })
@@ -172,6 +173,9 @@ func (c *Conn) Ping(ctx context.Context) error {
 // minus the round trips. A batch whose commands do not each get one reply
 // (CLIENT REPLY, SUBSCRIBE, replies off) is sent one by one.
 func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	for _, args := range batch {
+		sending(ctx, args)
+	}
 	cmds := make([]*redis.RawCmd, len(batch))
 	plain := false
 	l := c.exec(ctx, func(l *link) {
@@ -237,6 +241,7 @@ func (c *Conn) doFirst(ctx context.Context, batch [][]string) ([]resp.Reply, err
 // a later command: the next command dials anew, with the same database,
 // name and credentials. The error is the connection's, or ctx's.
 func (c *Conn) Stream(ctx, end context.Context, args []string, each func(resp.Reply)) error {
+	sending(ctx, args)
 	var err error
 	c.exec(ctx, func(l *link) {
 		defer c.drop(l)
