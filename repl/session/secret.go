@@ -30,6 +30,19 @@ func Redact(args []string) []string {
 	return out
 }
 
+// RedactText returns text, a reply to args, with the secrets args carry
+// replaced wherever they appear in it: an unknown command's error quotes
+// its arguments (ERR unknown command `CONFIG`, with args beginning with:
+// `SET`, `requirepass`, `pw`).
+func RedactText(args []string, text string) string {
+	for _, i := range secretWords(args) {
+		if args[i] != "" {
+			text = strings.ReplaceAll(text, args[i], hidden)
+		}
+	}
+	return text
+}
+
 // secretWords is the one rule for what is a secret: the indexes of the
 // words of a command that are passwords, hashes of passwords, or the
 // account a replica logs in with. They are every argument of AUTH (user

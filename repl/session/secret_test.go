@@ -78,6 +78,20 @@ func TestRedact(t *testing.T) {
 	}
 }
 
+// TestRedactText: a reply that quotes a secret the command carried shows
+// it hidden; one that quotes other words keeps them.
+func TestRedactText(t *testing.T) {
+	args := []string{"CONFIG", "SET", "requirepass", "pw-1"}
+	reply := "ERR unknown command `CONFIG`, with args beginning with: `SET`, `requirepass`, `pw-1`, "
+	want := "ERR unknown command `CONFIG`, with args beginning with: `SET`, `requirepass`, `(hidden)`, "
+	if got := RedactText(args, reply); got != want {
+		t.Errorf("RedactText(%q, %q) = %q, want %q", args, reply, got, want)
+	}
+	if got := RedactText([]string{"GET", "pw-1"}, "pw-1"); got != "pw-1" {
+		t.Errorf("RedactText of a GET = %q, want the reply as it is", got)
+	}
+}
+
 // TestRedactHidesWhatCarriesSecret: a command that carries a secret shows
 // none of its words that differ from the original but as hidden: the two
 // answer from the one rule.
