@@ -154,18 +154,21 @@ func (c *Conn) process(ctx context.Context, l *link, args []string, cmd *redis.R
 	return answered
 }
 
-// Ping dials if needed and checks the server answers.
+// Ping dials if needed and checks the server answers. A Redis error to
+// the PING (NOAUTH, say) still means we are connected; one to the
+// handshake (a wrong password) means no connection could be made.
 func (c *Conn) Ping(ctx context.Context) error {
 	var err error
-	l := c.exec(ctx, func(l *link) { err = l.conn.Ping(ctx).Err() })
+	var opened bool
+	l := c.exec(ctx, func(l *link) { err, opened = l.conn.Ping(ctx).Err(), l.ready })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if err != nil && !IsServerError(err) {
+	if err != nil && (!IsServerError(err) || !opened) {
 		c.drop(l)
 		return err
 	}
-	return nil // a Redis error (NOAUTH, say) still means we are connected
+	return nil
 }
 
 // DoBatch sends several commands in one pipeline on the connection and
@@ -178,6 +181,7 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	}
 	cmds := make([]*redis.RawCmd, len(batch))
 	plain := false
+	var failed error // the pipeline's, when none of it went out: the handshake failed (a wrong password)
 	l := c.exec(ctx, func(l *link) {
 		if plain = l.plain(batch); !plain {
 			return
@@ -187,7 +191,7 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 			cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
 			pipe.Process(ctx, cmds[i])
 		}
-		pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
+		_, failed = pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
 	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -198,6 +202,9 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	replies := make([]resp.Reply, 0, len(batch))
 	for i, cmd := range cmds {
 		raw, err := cmd.Result()
+		if len(raw) == 0 && err == nil {
+			err = failed // go-redis leaves the commands of a pipeline that never went out unset
+		}
 		if err != nil && len(raw) == 0 {
 			c.drop(l)
 			return replies, err
