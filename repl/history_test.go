@@ -33,3 +33,25 @@ func TestHistoryLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryLineFirstLook: the text's first look (for entries that sent
+// nothing: a syntax error, a refused flag) sees through quotes,
+// backslashes and the shell's operators, and leaves ordinary entries be.
+func TestHistoryLineFirstLook(t *testing.T) {
+	secrets := []string{
+		"PING;AUTH pw", "x=$(AUTH pw)", `A\UTH pw`, "AU''TH pw", `AU""TH pw`, "true&&AUTH pw", "a=AUTH; $a pw",
+		"CONFIG SET tls-key-file-pass pw", "config set TLS-CLIENT-KEY-FILE-PASS pw", "ACL SETUSER u on >pw",
+		"redis-cli -apw PING", "redis-cli -h h -apw PING", "redis-cli --pass=pw PING", "AUTH pw; fi",
+		"docker exec redis-lesson redis-cli -u redis://u:pw@h:1 PING",
+	}
+	for _, entry := range secrets {
+		if got, ok := HistoryLine(entry); ok {
+			t.Errorf("HistoryLine(%q) = %q, true; want it kept out", entry, got)
+		}
+	}
+	for _, entry := range []string{"SET author x", "GET k-auth", "SET k password1", "LRANGE k 0 -1", "redis-cli PING", "echo -n x"} {
+		if got, ok := HistoryLine(entry); !ok || got != entry {
+			t.Errorf("HistoryLine(%q) = %q, %v; want it kept as typed", entry, got, ok)
+		}
+	}
+}

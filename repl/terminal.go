@@ -62,9 +62,11 @@ func (t *Terminal) ReadLine(prompt string) (string, error) {
 	return strings.ReplaceAll(line, LineBreak, "\n"), err
 }
 
-// Remember saves an entry in the history, unless it holds a secret. A
-// multi-line entry is saved as one line (see HistoryLine), so it comes
-// back whole, and is redrawn as one line when recalled.
+// Remember saves an entry in the history (readline's auto-save is off:
+// the shell calls it once the entry ran, and never for one that sent a
+// secret), unless its text may hold one (see HistoryLine). A multi-line
+// entry is saved as one line, so it comes back whole, and is redrawn as
+// one line when recalled.
 func (t *Terminal) Remember(entry string) {
 	if line, ok := HistoryLine(entry); ok {
 		t.rl.SaveHistory(line)

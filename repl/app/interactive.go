@@ -65,7 +65,13 @@ func (in *input) greet(ctx context.Context, main *session.Session, stdout, stder
 		fmt.Fprintf(stdout, "locklab: embedded Redis on %s (join it from another terminal: locklab -p %s, or redis-cli -p %s). Type help, or paste a lesson.\n", t.Addr, port, port)
 		return
 	}
-	if err := main.Connect(ctx); err != nil {
+	err := main.Connect(ctx)
+	switch {
+	case err == nil:
+	case session.IsAuthError(err): // AUTH failed: WRONGPASS ..., as redis-cli says
+		fmt.Fprintln(stderr, session.Describe(err, t))
+		fmt.Fprintln(stderr, "hint: check the credentials (-a/--pass, --user, REDISCLI_AUTH, or the -u URL). Each command tries again.")
+	default:
 		fmt.Fprintln(stderr, session.Describe(err, t))
 		fmt.Fprintln(stderr, "hint: start one with `docker compose up -d`, or run locklab without -h/-p/-u for its embedded Redis. Each command tries again.")
 	}

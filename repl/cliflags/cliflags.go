@@ -47,6 +47,8 @@ func (e *UsageError) Error() string {
 	arg := e.Arg
 	if name, _, found := strings.Cut(arg, "="); found {
 		arg = name + "=..." // --pass=secret: the value may be a password
+	} else if strings.HasPrefix(arg, "-a") && len(arg) > 2 {
+		arg = "-a..." // -asecret: a password glued to -a, which redis-cli refuses too
 	}
 	return fmt.Sprintf("Unrecognized option or bad number of args for: '%s'", arg)
 }

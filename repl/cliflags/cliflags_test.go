@@ -54,6 +54,8 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"--csv", "GET"}, "not supported here"},
 		{[]string{"-u", "redis://user:hunter2@[::1", "GET"}, "Invalid URI"},
 		{[]string{"-u", "http://user:hunter2@host", "GET"}, "Invalid URI"},
+		{[]string{"-ahunter2", "GET"}, "Unrecognized option or bad number of args for: '-a...'"}, // refused, as redis-cli does
+		{[]string{"--pass=hunter2", "GET"}, "'--pass=...'"},
 	}
 	for _, tt := range tests {
 		var o Options

@@ -15,7 +15,9 @@ type Reader interface {
 	// ReadLine returns one line without its newline; io.EOF at the end;
 	// ErrInterrupt for Ctrl-C while typing.
 	ReadLine(prompt string) (string, error)
-	// Remember adds a complete entry to the history.
+	// Remember adds a complete entry to the history: one that ran, once
+	// it ran, and only if it sent no secret (repl/shell decides, from
+	// what reached a server); or one with a syntax error, to be mended.
 	Remember(entry string)
 }
 

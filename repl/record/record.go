@@ -120,7 +120,7 @@ func (r *Recorder) keep(e session.Event, notes []check.Note) {
 	if len(r.events) >= maxEvents {
 		return
 	}
-	reply := strings.ReplaceAll(RawText(e.Reply), "\n", " ")
+	reply := session.RedactText(e.Args, strings.ReplaceAll(RawText(e.Reply), "\n", " "))
 	if e.Err != nil {
 		reply = "(no reply: " + e.Err.Error() + ")"
 	}

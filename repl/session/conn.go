@@ -114,6 +114,7 @@ func (c *Conn) Server() string { return c.target.Network + ":" + c.target.Addr }
 // A command the server will not answer (CLIENT REPLY OFF or SKIP said so)
 // is sent and not waited for: its reply is resp.None.
 func (c *Conn) Do(ctx context.Context, args []string) (resp.Reply, error) {
+	sending(ctx, args)
 	cmd := redis.NewRawCmd(ctx, toAny(args)...)
 	var answered bool
 	l := c.exec(ctx, func(l *link) { answered = c.process(ctx, l, args, cmd) })
@@ -153,18 +154,21 @@ func (c *Conn) process(ctx context.Context, l *link, args []string, cmd *redis.R
 	return answered
 }
 
-// Ping dials if needed and checks the server answers.
+// Ping dials if needed and checks the server answers. A Redis error to
+// the PING (NOAUTH, say) still means we are connected; one to the
+// handshake (a wrong password) means no connection could be made.
 func (c *Conn) Ping(ctx context.Context) error {
 	var err error
-	l := c.exec(ctx, func(l *link) { err = l.conn.Ping(ctx).Err() })
+	var opened bool
+	l := c.exec(ctx, func(l *link) { err, opened = l.conn.Ping(ctx).Err(), l.ready })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if err != nil && !IsServerError(err) {
+	if err != nil && (!IsServerError(err) || !opened) {
 		c.drop(l)
 		return err
 	}
-	return nil // a Redis error (NOAUTH, say) still means we are connected
+	return nil
 }
 
 // DoBatch sends several commands in one pipeline on the connection and
@@ -172,8 +176,12 @@ func (c *Conn) Ping(ctx context.Context) error {
 // minus the round trips. A batch whose commands do not each get one reply
 // (CLIENT REPLY, SUBSCRIBE, replies off) is sent one by one.
 func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error) {
+	for _, args := range batch {
+		sending(ctx, args)
+	}
 	cmds := make([]*redis.RawCmd, len(batch))
 	plain := false
+	var failed error // the pipeline's, when none of it went out: the handshake failed (a wrong password)
 	l := c.exec(ctx, func(l *link) {
 		if plain = l.plain(batch); !plain {
 			return
@@ -183,7 +191,7 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 			cmds[i] = redis.NewRawCmd(ctx, toAny(args)...)
 			pipe.Process(ctx, cmds[i])
 		}
-		pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
+		_, failed = pipe.Exec(context.WithoutCancel(ctx)) // per-command results below; Redis errors are data
 	})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -194,6 +202,9 @@ func (c *Conn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, err
 	replies := make([]resp.Reply, 0, len(batch))
 	for i, cmd := range cmds {
 		raw, err := cmd.Result()
+		if len(raw) == 0 && err == nil {
+			err = failed // go-redis leaves the commands of a pipeline that never went out unset
+		}
 		if err != nil && len(raw) == 0 {
 			c.drop(l)
 			return replies, err
@@ -237,6 +248,7 @@ func (c *Conn) doFirst(ctx context.Context, batch [][]string) ([]resp.Reply, err
 // a later command: the next command dials anew, with the same database,
 // name and credentials. The error is the connection's, or ctx's.
 func (c *Conn) Stream(ctx, end context.Context, args []string, each func(resp.Reply)) error {
+	sending(ctx, args)
 	var err error
 	c.exec(ctx, func(l *link) {
 		defer c.drop(l)

@@ -21,6 +21,12 @@
 // connection is closed and dialled anew, so that no message is ever read
 // as the reply to a command.
 //
+// What is a secret has one rule (CarriesSecret; Redact hides the same
+// words in what locklab shows). Every command a Conn sends is checked
+// against it for the SecretWatch on its context, if any: the REPL
+// watches each entry, and keeps one that sent a secret out of its
+// history, whatever the spelling that produced the command.
+//
 // Replies come back as resp.Reply trees parsed from the raw bytes, never
 // through go-redis's typed results, which lose the difference between a
 // status and a bulk string.

@@ -11,6 +11,11 @@
 // background jobs is a run of its own. Every run ends the same way: its
 // jobs finish, then its verdict and the summary of its expectations.
 //
+// Each entry is handed to the history (the REPL's) after it ran, unless
+// a command it sent, its background jobs' included, carried a secret
+// (session.CarriesSecret): A\UTH, $(AUTH pw), a=AUTH; $a pw and
+// redis-cli -a all count, as what reached the server decides.
+//
 // The interpreter is restricted. Its call handler and exec handler ask
 // repl/words what a command word means (words.Classify), and run it: a
 // Redis command goes to the session's connection, and its reply is

@@ -32,6 +32,13 @@ type entries struct {
 	batch [][]string
 	jobs  []context.CancelFunc      // the contexts of entries that started background jobs
 	ready interface{ Ready() bool } // a pipe: whether its next line is already here
+	held  []ranEntry                // entries whose jobs may still send a secret (see remember)
+}
+
+// ranEntry is an entry that ran, as typed, and whether it sent a secret.
+type ranEntry struct {
+	text string
+	sent *session.SecretWatch
 }
 
 // runEntries runs src one entry at a time, as it is read. A syntax error
@@ -56,6 +63,9 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 			return r.Run(ctx, waitStmt) // the run's jobs finish before its verdict, as if it ended in wait
 		})
 	}
+	if !s.jobs.Running() {
+		e.rememberHeld() // else (exit with jobs running) they are left out: what they send is not known
+	}
 	return s.status()
 }
 
@@ -69,12 +79,11 @@ func (e *entries) parse(ctx context.Context) bool {
 		if e.feed.Parser.Incomplete() || len(stmts) == 0 {
 			continue
 		}
-		e.src.Lines.Remember(e.feed.Entry())
 		if e.batched(ctx, stmts) {
 			continue
 		}
 		e.flush(ctx)
-		if err := e.run(ctx, stmts); e.r.Exited() && !errors.Is(err, context.Canceled) && !stopped(err) {
+		if err := e.runRemembered(ctx, stmts); e.r.Exited() && !errors.Is(err, context.Canceled) && !stopped(err) {
 			return true // `exit` (a Ctrl-C, or a word that stops the shell, also leaves the runner "exited")
 		}
 	}
@@ -115,12 +124,17 @@ func (e *entries) batched(ctx context.Context, stmts []*syntax.Stmt) bool {
 		return false
 	}
 	var cmds [][]string
+	secret := false
 	for _, st := range stmts {
 		args, ok := e.s.plainCommand(st)
 		if !ok {
 			return false
 		}
 		cmds = append(cmds, args)
+		secret = secret || session.CarriesSecret(args)
+	}
+	if !secret {
+		e.src.Lines.Remember(e.feed.Entry()) // its commands are sent as they are
 	}
 	e.batch = append(e.batch, cmds...)
 	if !e.ready.Ready() || len(e.batch) >= maxBatch {
@@ -164,6 +178,46 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 		}
 		return err
 	})
+}
+
+// runRemembered runs one entry, watching what it sends, and then hands
+// it to the history unless it sent a secret: however the entry spelled
+// it, what reached a server decides (see session.WatchSecrets). An entry
+// cut short by Ctrl-C, or that failed, is judged the same way, on what
+// it sent before.
+func (e *entries) runRemembered(ctx context.Context, stmts []*syntax.Stmt) error {
+	ran := ranEntry{text: e.feed.Entry()}
+	ctx, ran.sent = session.WatchSecrets(ctx)
+	err := e.run(ctx, stmts)
+	e.remember(ran, jobs.Starts(&syntax.File{Stmts: stmts}))
+	return err
+}
+
+// remember hands an entry that ran to the history, unless it sent a
+// secret. One that started background jobs is held while jobs run, as
+// they may send one yet; held entries are handed over once none runs
+// (after a later entry, or at the end of the run), so they may come
+// after entries typed later.
+func (e *entries) remember(ran ranEntry, startedJobs bool) {
+	if startedJobs {
+		e.held = append(e.held, ran)
+	} else if !ran.sent.Sent() {
+		e.src.Lines.Remember(ran.text)
+	}
+	if !e.s.jobs.Running() {
+		e.rememberHeld()
+	}
+}
+
+// rememberHeld hands the held entries to the history, but those that
+// sent a secret.
+func (e *entries) rememberHeld() {
+	for _, ran := range e.held {
+		if !ran.sent.Sent() {
+			e.src.Lines.Remember(ran.text)
+		}
+	}
+	e.held = nil
 }
 
 // entryKind is what Ctrl-C must reach in an entry: the jobs it starts,

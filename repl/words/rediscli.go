@@ -35,6 +35,9 @@ func redisCLI(ctx context.Context, env Env, args []string, mode cliflags.Output)
 	if err != nil {
 		return Bare("%v", err)
 	}
+	if o.Set["password"] {
+		session.SentSecret(ctx) // its connection opens with AUTH and the password of -a, --pass or -u
+	}
 	if o.StdinLastArg {
 		if rest, err = appendStdin(env.Stdin(), rest); err != nil {
 			return err
