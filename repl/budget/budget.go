@@ -37,29 +37,37 @@ func Explain() string {
 	return fmt.Sprintf("%v of %d MiB (a string that grows in a loop?); LOCKLAB_MEMORY_MIB sets another budget", ErrMemory, Memory()>>20)
 }
 
-// guards are the runs being watched, each with the cancel of its context.
+// guards are the runs being watched, each with its context and the
+// cancel of it.
 var guards = struct {
 	sync.Mutex
-	cancels map[*context.CancelCauseFunc]bool
+	runs    map[*guard]bool
 	watched bool
-}{cancels: map[*context.CancelCauseFunc]bool{}}
+}{runs: map[*guard]bool{}}
+
+type guard struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+}
 
 // Guard is ctx, cancelled with ErrMemory as its cause if the memory passes
-// Memory while it is guarded; release ends the guard.
+// Memory() while it is guarded. release ends the guard without cancelling
+// the context (background jobs may still run under it); a guard whose
+// context ends is let go anyway.
 func Guard(ctx context.Context) (guarded context.Context, release func()) {
-	guarded, cancel := context.WithCancelCause(ctx)
+	g := &guard{}
+	g.ctx, g.cancel = context.WithCancelCause(ctx)
 	guards.Lock()
-	guards.cancels[&cancel] = true
+	guards.runs[g] = true
 	if !guards.watched {
 		guards.watched = true
 		go watch()
 	}
 	guards.Unlock()
-	return guarded, func() {
+	return g.ctx, func() {
 		guards.Lock()
-		delete(guards.cancels, &cancel)
+		delete(guards.runs, g)
 		guards.Unlock()
-		cancel(nil)
 	}
 }
 
@@ -70,7 +78,7 @@ func Over(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrMe
 // cancels every guarded run when it is over budget.
 func watch() {
 	for range time.Tick(every) {
-		if inUse() <= Memory() {
+		if letGoOfEnded() == 0 || inUse() <= Memory() {
 			continue
 		}
 		runtime.GC() // what is garbage does not count
@@ -78,11 +86,24 @@ func watch() {
 			continue
 		}
 		guards.Lock()
-		for cancel := range guards.cancels {
-			(*cancel)(ErrMemory)
+		for g := range guards.runs {
+			g.cancel(ErrMemory)
 		}
 		guards.Unlock()
 	}
+}
+
+// letGoOfEnded drops the guards whose context ended, and says how many
+// are left.
+func letGoOfEnded() int {
+	guards.Lock()
+	defer guards.Unlock()
+	for g := range guards.runs {
+		if g.ctx.Err() != nil {
+			delete(guards.runs, g)
+		}
+	}
+	return len(guards.runs)
 }
 
 var samples = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/stacks:bytes"}}

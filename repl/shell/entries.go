@@ -234,7 +234,9 @@ type entryKind struct {
 // for an entry that waits, Ctrl-C stops the jobs too, so that it returns.
 func (e *entries) withEntry(parent context.Context, kind entryKind, f func(context.Context) error) error {
 	ctx, release := budget.Guard(parent)
-	defer release()
+	if !kind.jobs {
+		defer release() // else its jobs stay guarded until the entry's context ends
+	}
 	if e.src.OnEntry != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
