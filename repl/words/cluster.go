@@ -36,38 +36,76 @@ func clusterWord(ctx context.Context, env Env, args []string) error {
 	return Usage(clusterUsage)
 }
 
+// clusterUp is `cluster up`: a primary and a replica, real redis-server
+// children, unless the lab has a cluster already (or one is starting).
 func clusterUp(ctx context.Context, env Env) error {
-	env.State().Close()
+	start, err := env.State().claimCluster(ctx, "cluster up")
+	if err != nil {
+		return err
+	}
+	c, err := startCluster(start)
+	if err != nil {
+		env.State().clusters.Release()
+		return clusterStartFailed(ctx, "cluster up", err)
+	}
+	if err := env.State().holdCluster("cluster up", c); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout(), "cluster: primary %s, replica %s (replicating through a proxy at %s), in sync\n",
+		c.t.PrimaryAddr(), c.t.ReplicaAddr(), c.t.Proxy.Addr())
+	return nil
+}
+
+// startCluster starts a primary and a replica in a temporary directory
+// of their own; on failure nothing of them is left.
+func startCluster(ctx context.Context) (*cluster, error) {
 	server.RemoveStale(clusterPrefix)
 	dir, err := server.OwnedDir(clusterPrefix)
 	if err != nil {
-		return fmt.Errorf("cluster up: %w", err)
+		return nil, err
 	}
 	t, err := topology.Up(ctx, dir)
 	if err != nil {
 		os.RemoveAll(dir)
-		if errors.Is(err, server.ErrNoRedisServer) {
-			// Nothing after this can work: stop the script here.
-			return fmt.Errorf("cluster up needs real Redis servers: %w", err)
-		}
-		return Failf("cluster up: %v", err)
+		return nil, err
 	}
-	env.State().setCluster(&cluster{t: t, dir: dir})
-	fmt.Fprintf(env.Stdout(), "cluster: primary %s, replica %s (replicating through a proxy at %s), in sync\n",
-		t.PrimaryAddr(), t.ReplicaAddr(), t.Proxy.Addr())
-	return nil
+	return &cluster{t: t, dir: dir}, nil
+}
+
+// clusterStartFailed is the error of word when its start failed: Ctrl-C's
+// (ctx is the word's own), a stop by `cluster down`, a missing
+// redis-server, or what went wrong.
+func clusterStartFailed(ctx context.Context, word string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.Canceled):
+		return Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
+	case errors.Is(err, server.ErrNoRedisServer):
+		// Nothing after this can work: stop the script here.
+		return fmt.Errorf("%s needs real Redis servers: %w", word, err)
+	}
+	return Failf("%s: %v", word, err)
 }
 
 // clusterPrefix names the temporary directories of `cluster up`.
 const clusterPrefix = "locklab-cluster-"
 
+// clusterAttach is `cluster attach PRIMARY REPLICA`: the lab's cluster is
+// servers the user runs, unless it has one already.
 func clusterAttach(ctx context.Context, env Env, primary, replica string) error {
-	t, err := topology.Attach(ctx, primary, replica)
+	start, err := env.State().claimCluster(ctx, "cluster attach")
 	if err != nil {
-		return Failf("cluster attach: %v", err)
+		return err
 	}
-	env.State().Close()
-	env.State().setCluster(&cluster{t: t})
+	t, err := topology.Attach(start, primary, replica)
+	if err != nil {
+		env.State().clusters.Release()
+		return clusterStartFailed(ctx, "cluster attach", err)
+	}
+	if err := env.State().holdCluster("cluster attach", &cluster{t: t}); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Stdout(), "cluster: attached to primary %s and replica %s, in sync (cut the link with: link cut --pause)\n", primary, replica)
 	return nil
 }
