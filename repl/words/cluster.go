@@ -133,37 +133,55 @@ func clusterCommand(env Env, args []string, want string) (*cluster, bool, error)
 
 // linkWord is `link cut|heal [--both] [--pause]`: drop the replication
 // stream primary->replica (or both ways) in the proxy, keeping the
-// connection open; --pause uses CLIENT PAUSE WRITE on the replica instead.
+// connection open; --pause uses CLIENT PAUSE WRITE on the replica instead
+// (the only cut of attached servers). Any heal gives a paused replica its
+// writes back.
 func linkWord(ctx context.Context, env Env, args []string) error {
-	c, _, _, err := needCluster(env)
+	c, _, paused, err := needCluster(env)
 	if err != nil {
 		return err
 	}
 	if len(args) < 2 || (args[1] != "cut" && args[1] != "heal") {
 		return Usage(linkUsage)
 	}
-	dir, pause := topology.Downstream, c.t.Proxy == nil
-	for _, a := range args[2:] {
+	dir, pause, err := linkFlags(args[2:], c.t.Proxy == nil)
+	if err != nil {
+		return err
+	}
+	heal := args[1] == "heal"
+	if heal && paused && !pause {
+		if err := pauseLink(ctx, env, c, false); err != nil {
+			return err
+		}
+	}
+	if pause {
+		return pauseLink(ctx, env, c, !heal)
+	}
+	if heal {
+		c.t.Proxy.Heal(dir)
+		fmt.Fprintf(env.Stdout(), "link: %s healed (what was dropped stays lost)\n", dir)
+	} else {
+		c.t.Proxy.Cut(dir)
+		fmt.Fprintf(env.Stdout(), "link: %s cut (the connection stays open; the bytes are dropped)\n", dir)
+	}
+	return nil
+}
+
+// linkFlags reads link's flags: which way to cut or heal, and whether by
+// a pause (always, when there is no proxy).
+func linkFlags(flags []string, noProxy bool) (topology.Direction, bool, error) {
+	dir, pause := topology.Downstream, noProxy
+	for _, a := range flags {
 		switch a {
 		case "--both":
 			dir = topology.Both
 		case "--pause":
 			pause = true
 		default:
-			return Usage(linkUsage)
+			return dir, false, Usage(linkUsage)
 		}
 	}
-	if pause {
-		return pauseLink(ctx, env, c, args[1] == "cut")
-	}
-	if args[1] == "cut" {
-		c.t.Proxy.Cut(dir)
-		fmt.Fprintf(env.Stdout(), "link: %s cut (the connection stays open; the bytes are dropped)\n", dir)
-	} else {
-		c.t.Proxy.Heal(dir)
-		fmt.Fprintf(env.Stdout(), "link: %s healed (what was dropped stays lost)\n", dir)
-	}
-	return nil
+	return dir, pause, nil
 }
 
 const linkUsage = "link cut|heal [--both] [--pause]"
@@ -207,13 +225,13 @@ func promoteWord(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if paused {
-		topology.PauseHeal(ctx, c.t.ReplicaAddr()) // after the crash: the paused write is discarded
+	if paused && topology.PauseHeal(ctx, c.t.ReplicaAddr()) == nil {
+		paused = false // after the crash: the paused write is discarded
 	}
 	if err := c.t.Promote(ctx); err != nil {
 		return Failf("promote replica: %v", err)
 	}
-	env.State().update(c, func(c *cluster) { c.promoted = true })
+	env.State().update(c, func(c *cluster) { c.promoted, c.paused = true, paused })
 	env.Recorder().Failover(time.Now())
 	fmt.Fprintf(env.Stdout(), "replica %s promoted: it is the primary now\n", c.t.ReplicaAddr())
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/locklab/locklab/repl/redlock"
 	"github.com/locklab/locklab/repl/server"
@@ -79,12 +80,21 @@ func (l *State) dropCluster(c *cluster) {
 	if l.cluster == c {
 		l.cluster = nil
 	}
+	paused := c.paused
 	l.mu.Unlock()
-	c.close()
+	c.close(paused)
 }
 
-// close stops the servers locklab started and removes their directory.
-func (c *cluster) close() {
+// close gives the replica its writes back when the link is cut with a
+// pause (a replica locklab does not own would refuse writes for up to
+// PauseTimeout after locklab is gone), then stops the servers locklab
+// started and removes their directory.
+func (c *cluster) close(paused bool) {
+	if paused {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		topology.PauseHeal(ctx, c.t.ReplicaAddr())
+		cancel()
+	}
 	c.t.Close()
 	if c.dir != "" {
 		os.RemoveAll(c.dir)
