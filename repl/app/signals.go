@@ -11,8 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/locklab/locklab/repl/redlock"
-	"github.com/locklab/locklab/repl/words"
+	"github.com/locklab/locklab/repl/server"
 )
 
 // interrupter turns Ctrl-C (SIGINT) into cancelling the running entry.
@@ -52,7 +51,8 @@ func (ir *interrupter) stop() {
 // interruptible is ctx, cancelled by the first Ctrl-C (SIGINT), so that a
 // script, -c LINE or a command such as `locklab load ...` stops its jobs
 // and says what ran. A second Ctrl-C ends the process at once, as the
-// default does. When locklab was started with SIGINT ignored (a
+// default does, once the servers the lab started are stopped
+// (endOnNextInterrupt). When locklab was started with SIGINT ignored (a
 // background job of a non-interactive shell), it stays ignored.
 func (in *input) interruptible(parent context.Context) (context.Context, func()) {
 	watchEndSignals()
@@ -63,13 +63,27 @@ func (in *input) interruptible(parent context.Context) (context.Context, func())
 	ir := newInterrupter()
 	ir.set(func() {
 		in.interrupted.Store(true)
-		signal.Reset(os.Interrupt) // the next Ctrl-C: the default, the end
+		endOnNextInterrupt()
 		cancel()
 	})
 	return ctx, func() {
 		ir.stop()
 		cancel()
 	}
+}
+
+// endOnNextInterrupt makes the next Ctrl-C end locklab as an end signal
+// does: the servers of the clusters and Redlock labs (and those still
+// starting) are stopped first, then the process ends by SIGINT.
+func endOnNextInterrupt() {
+	signal.Reset(os.Interrupt)
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt)
+	go func() {
+		<-c
+		server.StopAllSlots()
+		dieBy(syscall.SIGINT)
+	}()
 }
 
 // endByInterrupt ends the process by SIGINT when a Ctrl-C stopped it, once
@@ -92,9 +106,9 @@ func (in *input) endByInterrupt() {
 var endSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // watchEndSignals sets up, once, what the end signals do: stop the
-// clusters and the real redlock nodes (words.CloseClusters,
-// redlock.StopAll), give the terminal back as it was, then
-// end by the signal. A signal locklab was started with ignored (SIGHUP
+// clusters and the redlock nodes, also those still starting
+// (server.StopAllSlots), give the terminal back as it was, then end by
+// the signal. A signal locklab was started with ignored (SIGHUP
 // under nohup) stays ignored.
 var watchEndSignals = sync.OnceFunc(func() {
 	var watched []os.Signal
@@ -111,8 +125,7 @@ var watchEndSignals = sync.OnceFunc(func() {
 	signal.Notify(c, watched...)
 	go func() {
 		sig := (<-c).(syscall.Signal)
-		words.CloseClusters()
-		redlock.StopAll()
+		server.StopAllSlots()
 		restore()
 		dieBy(sig)
 	}()

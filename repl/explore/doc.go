@@ -9,7 +9,10 @@
 // a probed command's MULTI is one step). Events are stamped with virtual
 // time plus a nanosecond per step, so that steps of one instant keep the
 // server's order. Scripts that need real servers, or run load, are
-// refused before anything runs (RefusedError).
+// refused before anything runs (RefusedError): a word is refused when
+// its table entry says so (words.Word.Unexplorable), as the script names
+// it and again when a run reaches it, so a name known only at run time
+// (c=cluster; $c up) stops the search before the word runs.
 //
 // The search is depth first over the choice points, each schedule a
 // replayable choice list. By default it is reduced with sleep sets (see

@@ -4,24 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/words"
 )
-
-// unexplorable are the words explore refuses, and why.
-var unexplorable = map[string]string{
-	"cluster":     "it starts real redis-server processes, which do not run on virtual time",
-	"link":        "it cuts a real replication link (cluster)",
-	"crash":       "it kills a server (a cluster's, or a Redlock node, whose own clocks explore does not drive yet)",
-	"redlock":     "Redlock's nodes each run on a clock of their own, which explore does not drive yet",
-	"clock":       "it moves a Redlock node's clock, which explore does not drive yet",
-	"promote":     "it promotes a real replica (cluster)",
-	"replication": "it reads a real cluster's replication offsets",
-	"load":        "it runs its own workers for thousands of steps; run it without explore",
-	"schedule":    "it forces one order of the sessions (a saved schedule); explore the script it was saved from",
-}
 
 // unexplorableRedis are the Redis commands explore refuses (in any
 // case), and why.
@@ -32,19 +20,26 @@ var unexplorableRedis = map[string]string{
 	"MONITOR":    "it streams every command for ever, and no schedule ends while it does",
 }
 
-// RefusedError is a script explore will not run: it uses Word, at Pos.
+// RefusedError is a script explore will not run: it uses Word, at Pos
+// in its text, or (At, FILE:LINE:COL) a run reached Word there.
 type RefusedError struct {
 	Word, Why string
 	Pos       syntax.Pos
+	At        string
 }
 
 func (e *RefusedError) Error() string {
+	if e.At != "" {
+		return fmt.Sprintf("%s: refused: the script runs `%s`: %s", e.At, e.Word, e.Why)
+	}
 	return fmt.Sprintf("refused: line %d uses `%s`: %s", e.Pos.Line(), e.Word, e.Why)
 }
 
 // refuse finds the first command of the script that explore cannot run
-// (see unexplorable), before anything runs. A script that does not
-// parse is left to the run, which reports its syntax error.
+// (a word whose entry says it is Unexplorable, or a stream), before
+// anything runs. A script that does not parse is left to the run, which
+// reports its syntax error. A word named only at run time ($c up), or in
+// another script the script runs, is the run's to refuse (runRefusal).
 func refuse(sc Script) error {
 	f, err := syntax.NewParser().Parse(bytes.NewReader(sc.Text), sc.Name)
 	if err != nil {
@@ -79,11 +74,43 @@ func commandWord(call *syntax.CallExpr) (word, why string) {
 		return "", "" // known at run time only
 	}
 	word = lits[0]
-	if why, ok := unexplorable[word]; ok {
-		return word, why
+	if c := words.Classify(lits, words.Lang); c.Word != nil && c.Word.Unexplorable != "" {
+		return word, c.Word.Unexplorable
 	}
 	if why, ok := unexplorableRedis[strings.ToUpper(word)]; ok {
 		return word, why
 	}
 	return "", ""
+}
+
+// runRefusal stops a schedule's run at the first word it reaches whose
+// entry says explore cannot run it, before the word runs: the shell asks
+// it (shell.Config.Refuse) about every word of the table. It keeps that
+// refusal for the search, which then stops with it.
+type runRefusal struct {
+	mu    sync.Mutex
+	first *RefusedError
+}
+
+// check refuses w, at FILE:LINE:COL, when its entry is Unexplorable.
+func (r *runRefusal) check(w *words.Word, at string) error {
+	if w.Unexplorable == "" {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.first == nil {
+		r.first = &RefusedError{Word: w.Name, Why: w.Unexplorable, At: at}
+	}
+	return r.first
+}
+
+// err is the run's first refusal, or nil.
+func (r *runRefusal) err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.first == nil {
+		return nil
+	}
+	return r.first
 }

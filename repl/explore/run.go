@@ -102,15 +102,18 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	set.SetClock(s.Stamp)
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
 	defer set.Close()
-	out := &lockedBuffer{}
+	out, refusal := &lockedBuffer{}, &runRefusal{}
 	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
 		Gutter: p.picture, Color: p.picture && p.color,
-		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir})
+		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check})
 	if err != nil {
 		return nil, err
 	}
 	defer sh.Close()
 	status, err := runScript(ctx, s, sh, sc, len(p.Prefix) == 0 || p.picture)
+	if refused := refusal.err(); refused != nil {
+		return nil, refused // the search stops: no schedule of this script can run
+	}
 	ran := s.Ran()
 	o := &outcome{choices: ran.Choices, steps: ran.Steps, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
 	if errors.Is(err, sched.ErrEquivalent) {

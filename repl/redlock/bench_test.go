@@ -1,6 +1,7 @@
 package redlock_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/locklab/locklab/repl/clock"
@@ -21,7 +22,7 @@ func benchUp(b *testing.B, kind redlock.Kind) {
 	l := &redlock.Lab{}
 	b.Cleanup(l.Down)
 	for i := 0; i < b.N; i++ {
-		err := l.Up(5, clock.Real{}, kind)
+		err := l.Up(context.Background(), 5, clock.Real{}, kind)
 		redistest.SkipIfNoRedis(b, err)
 		if err != nil {
 			b.Fatal(err)

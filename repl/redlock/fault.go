@@ -67,7 +67,7 @@ func (l *Lab) restartLater(nd *node, gen int) error {
 
 // startLocked starts nd's server, empty. l.mu is held.
 func (l *Lab) startLocked(nd *node) error {
-	srv, err := startServer(l.kind, l.dir, nd)
+	srv, err := startServer(l.life, l.kind, l.dir, nd)
 	if err != nil {
 		return fmt.Errorf("restart %s: %w", nd.name, err)
 	}

@@ -2,6 +2,7 @@ package redlock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -15,6 +16,7 @@ import (
 // method is safe for concurrent use. What the nodes granted is the run's
 // record's to judge (see Attempt.Quorum).
 type Lab struct {
+	slot   server.Slot // the one set of nodes at a time
 	mu     sync.Mutex
 	nodes  []*node
 	gen    int             // counts Ups (see Gen)
@@ -37,35 +39,82 @@ type node struct {
 // MaxNodes is the most nodes Up starts.
 const MaxNodes = 9
 
-// Up stops any nodes and starts n fresh ones, A, B, C .... Embedded nodes are each an in-process server on a clock of
-// its own (base plus an offset); real ones are redis-server processes, in
-// a temporary folder this process owns, until Down (or StopAll).
-func (l *Lab) Up(n int, base clock.Clock, kind Kind) error {
+// Up starts n fresh nodes, A, B, C ..., unless nodes are up or starting
+// already: one set at a time, until Down. Embedded nodes are each an
+// in-process server on a clock of its own (base plus an offset); real
+// ones are redis-server processes, in a temporary folder this process
+// owns, until Down (or server.StopAllSlots). ctx cancels the start.
+func (l *Lab) Up(ctx context.Context, n int, base clock.Clock, kind Kind) error {
 	if n < 1 || n > MaxNodes {
 		return fmt.Errorf("--nodes %d: want 1 to %d", n, MaxNodes)
 	}
-	l.Down()
+	start, err := l.slot.Claim(ctx)
+	if err != nil {
+		return refusedUp(err)
+	}
+	nodes, dir, err := startNodes(start, n, base, kind)
+	if err != nil {
+		l.slot.Release()
+		return startFailed(ctx, err)
+	}
+	life, cancel := context.WithCancel(context.Background())
+	l.mu.Lock()
+	l.nodes, l.key, l.life, l.stop, l.kind, l.dir = nodes, "", life, cancel, kind, dir
+	l.gen++
+	l.mu.Unlock()
+	if err := l.slot.Fill(l.holding(), l.stopNodes); err != nil {
+		return errStoppedWhileStarting
+	}
+	return nil
+}
+
+// refusedUp says why a second `redlock up` is refused, and how to stop
+// the nodes that are up.
+func refusedUp(err error) error {
+	var busy *server.Busy
+	switch {
+	case errors.As(err, &busy) && busy.Starting:
+		return errors.New("redlock up: refused: another `redlock up` is starting nodes (one set at a time); `redlock down` stops them")
+	case errors.As(err, &busy):
+		return fmt.Errorf("redlock up: refused: %s are up; stop them first with `redlock down`", busy.Holding)
+	}
+	return err
+}
+
+var errStoppedWhileStarting = errors.New("redlock up: stopped (`redlock down`, or locklab ending) while the nodes started")
+
+// startFailed is Up's error when starting the nodes failed: Ctrl-C's (ctx
+// is the caller's), a stop by Down, or what went wrong.
+func startFailed(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.Canceled):
+		return errStoppedWhileStarting
+	}
+	return err
+}
+
+// startNodes starts n nodes of kind, and real nodes' folder; on failure
+// nothing of them is left.
+func startNodes(ctx context.Context, n int, base clock.Clock, kind Kind) ([]*node, string, error) {
 	dir, err := ownDir(kind)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	nodes := make([]*node, n)
 	for i := range nodes {
 		nd := &node{name: string(rune('A' + i)), clock: clock.NewOffset(base)}
-		if nd.srv, err = startServer(kind, dir, nd); err != nil {
+		if nd.srv, err = startServer(ctx, kind, dir, nd); err != nil {
 			closeAll(nodes[:i])
-			os.RemoveAll(dir)
-			return err
+			if dir != "" {
+				os.RemoveAll(dir)
+			}
+			return nil, "", err
 		}
 		nodes[i] = nd
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.nodes, l.key, l.life, l.stop, l.kind, l.dir = nodes, "", ctx, cancel, kind, dir
-	l.gen++
-	track(l, kind == Real)
-	return nil
+	return nodes, dir, nil
 }
 
 // ownDir is a temporary folder for real nodes ("" for embedded ones),
@@ -78,9 +127,13 @@ func ownDir(kind Kind) (string, error) {
 	return server.OwnedDir(realPrefix)
 }
 
-// Down stops every node, removes the real nodes' folder and forgets
-// them.
-func (l *Lab) Down() {
+// Down stops every node (and a `redlock up` still starting), removes the
+// real nodes' folder and forgets them.
+func (l *Lab) Down() { l.slot.Stop() }
+
+// stopNodes stops the nodes that are up and removes their folder: what
+// the slot calls on Down.
+func (l *Lab) stopNodes() {
 	l.mu.Lock()
 	nodes, stop, dir := l.nodes, l.stop, l.dir
 	l.nodes, l.stop, l.dir = nil, nil, ""
@@ -92,7 +145,6 @@ func (l *Lab) Down() {
 	if dir != "" {
 		os.RemoveAll(dir)
 	}
-	track(l, false)
 }
 
 func closeAll(nodes []*node) {

@@ -30,8 +30,8 @@ const realPrefix = "locklab-redlock-"
 
 // startServer starts nd's server, empty: embedded on nd's clock, or a
 // redis-server process in a new subfolder of dir (so its log says
-// "ready" only once it is).
-func startServer(kind Kind, dir string, nd *node) (nodeServer, error) {
+// "ready" only once it is), which ctx cancels while it starts.
+func startServer(ctx context.Context, kind Kind, dir string, nd *node) (nodeServer, error) {
 	if kind == Embedded {
 		return server.StartEmbeddedClock(nd.clock)
 	}
@@ -39,7 +39,7 @@ func startServer(kind Kind, dir string, nd *node) (nodeServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := server.StartProcess(context.Background(), sub)
+	p, err := server.StartProcess(ctx, sub)
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", nd.name, err)
 	}
@@ -54,26 +54,6 @@ func pid(s nodeServer) int {
 	return 0
 }
 
-// realLabs are the labs of the process with real nodes up, so that a
-// signal that ends locklab can stop them first (StopAll).
-var realLabs server.Running[*Lab]
-
-func track(l *Lab, up bool) {
-	if up {
-		realLabs.Add(l)
-	} else {
-		realLabs.Remove(l)
-	}
-}
-
-// StopAll stops the real nodes of every lab of the process and removes
-// their folders: what a signal that ends locklab does first.
-func StopAll() {
-	for _, l := range realLabs.All() {
-		l.Down()
-	}
-}
-
 // names are the nodes' names, A B C ...
 func (l *Lab) names() []string {
 	l.mu.Lock()
@@ -83,6 +63,12 @@ func (l *Lab) names() []string {
 		out[i] = nd.name
 	}
 	return out
+}
+
+// holding names the nodes that are up, for a second `redlock up` that
+// is refused.
+func (l *Lab) holding() string {
+	return fmt.Sprintf("nodes %s (%s)", strings.Join(l.names(), " "), l.describe())
 }
 
 // describe says what the nodes are, for `redlock up`.

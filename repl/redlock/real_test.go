@@ -1,6 +1,7 @@
 package redlock_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ import (
 func TestRealNodes(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	l := &redlock.Lab{}
-	err := l.Up(3, clock.Real{}, redlock.Real)
+	err := l.Up(context.Background(), 3, clock.Real{}, redlock.Real)
 	redistest.SkipIfNoRedis(t, err)
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,7 @@ func usageOf(word string) error {
 func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) error {
 	switch {
 	case sub == "up":
-		return l.upWord(env, args)
+		return l.upWord(ctx, env, args)
 	case sub == "down" && len(args) == 0:
 		l.Down()
 		l.fault(env, quorum.Down, "", 0, "redlock: nodes stopped")
@@ -95,13 +95,14 @@ func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) e
 	return UsageError(Usage)
 }
 
-func (l *Lab) upWord(env Env, args []string) error {
+// upWord is `redlock up`: its nodes, once the nodes of an earlier
+// `redlock up` are down (redlock down, which records their end).
+func (l *Lab) upWord(ctx context.Context, env Env, args []string) error {
 	n, kind, client, err := parseUp(args)
 	if err != nil {
 		return err
 	}
-	l.fault(env, quorum.Down, "", 0, "")
-	if err := l.Up(n, env.Clock(), kind); err != nil {
+	if err := l.Up(ctx, n, env.Clock(), kind); err != nil {
 		return err
 	}
 	l.Use(client)

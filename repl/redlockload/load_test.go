@@ -16,7 +16,7 @@ var ctx = context.Background()
 func up(t *testing.T, n int) *redlock.Lab {
 	t.Helper()
 	l := &redlock.Lab{}
-	if err := l.Up(n, clock.Real{}, redlock.Embedded); err != nil {
+	if err := l.Up(context.Background(), n, clock.Real{}, redlock.Embedded); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Down)

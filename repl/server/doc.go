@@ -5,5 +5,8 @@
 // TTLs follow a clock.Clock: the wall clock, or a virtual one that a
 // driver advances.
 //
-// Everything started here is owned by the caller and must be closed.
+// Everything started here is owned by the caller and must be closed. A
+// lab keeps the servers its words start (a cluster, Redlock nodes) in a
+// Slot: one set at a time, stopped by its down word, at the end of the
+// run, and by a signal that ends locklab (StopAllSlots).
 package server

@@ -3,8 +3,9 @@ package server
 import "sync"
 
 // Running is a set, process-wide, of things that hold servers or folders
-// (a cluster, a Redlock lab's real nodes), so that a signal that ends
-// locklab can stop them first. The zero value is ready to use.
+// (the Slots that hold a cluster or a Redlock lab's nodes), so that a
+// signal that ends locklab can stop them first. The zero value is ready
+// to use.
 type Running[T comparable] struct {
 	mu  sync.Mutex
 	set map[T]bool

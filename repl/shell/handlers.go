@@ -92,6 +92,11 @@ func (s *Shell) dispatch(ctx context.Context, args []string) error {
 	if c.Refusal != nil {
 		return c.Refusal
 	}
+	if c.Word != nil && s.cfg.Refuse != nil {
+		if err := s.cfg.Refuse(c.Word, env.Position()); err != nil {
+			return err
+		}
+	}
 	if jobs.Controls(args) {
 		return s.jobs.Control(ctx, args)
 	}

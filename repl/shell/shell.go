@@ -41,6 +41,11 @@ type Config struct {
 	Dir         string       // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
 	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
 	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
+	// Refuse, when set, is asked about every word of the table before it
+	// runs (at is its FILE:LINE:COL) and may stop it with an error that
+	// ends the run: explore's, for words whose entry says it cannot run
+	// them, named only at run time ($c up).
+	Refuse func(w *words.Word, at string) error
 	// Explore runs `explore ARGS` and returns its exit status (the
 	// program sets it: package explore runs shells of its own).
 	Explore func(ctx context.Context, call ExploreCall) int

@@ -149,6 +149,9 @@ func startServer(ctx context.Context, dir string, opts ...string) (*server.Proce
 			return p, nil
 		}
 		p.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // cancelled: no other server is started
+		}
 	}
 	return nil, lastErr
 }

@@ -36,38 +36,76 @@ func clusterWord(ctx context.Context, env Env, args []string) error {
 	return Usage(clusterUsage)
 }
 
+// clusterUp is `cluster up`: a primary and a replica, real redis-server
+// children, unless the lab has a cluster already (or one is starting).
 func clusterUp(ctx context.Context, env Env) error {
-	env.State().Close()
+	start, err := env.State().claimCluster(ctx, "cluster up")
+	if err != nil {
+		return err
+	}
+	c, err := startCluster(start)
+	if err != nil {
+		env.State().clusters.Release()
+		return clusterStartFailed(ctx, "cluster up", err)
+	}
+	if err := env.State().holdCluster("cluster up", c); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout(), "cluster: primary %s, replica %s (replicating through a proxy at %s), in sync\n",
+		c.t.PrimaryAddr(), c.t.ReplicaAddr(), c.t.Proxy.Addr())
+	return nil
+}
+
+// startCluster starts a primary and a replica in a temporary directory
+// of their own; on failure nothing of them is left.
+func startCluster(ctx context.Context) (*cluster, error) {
 	server.RemoveStale(clusterPrefix)
 	dir, err := server.OwnedDir(clusterPrefix)
 	if err != nil {
-		return fmt.Errorf("cluster up: %w", err)
+		return nil, err
 	}
 	t, err := topology.Up(ctx, dir)
 	if err != nil {
 		os.RemoveAll(dir)
-		if errors.Is(err, server.ErrNoRedisServer) {
-			// Nothing after this can work: stop the script here.
-			return fmt.Errorf("cluster up needs real Redis servers: %w", err)
-		}
-		return Failf("cluster up: %v", err)
+		return nil, err
 	}
-	env.State().setCluster(&cluster{t: t, dir: dir})
-	fmt.Fprintf(env.Stdout(), "cluster: primary %s, replica %s (replicating through a proxy at %s), in sync\n",
-		t.PrimaryAddr(), t.ReplicaAddr(), t.Proxy.Addr())
-	return nil
+	return &cluster{t: t, dir: dir}, nil
+}
+
+// clusterStartFailed is the error of word when its start failed: Ctrl-C's
+// (ctx is the word's own), a stop by `cluster down`, a missing
+// redis-server, or what went wrong.
+func clusterStartFailed(ctx context.Context, word string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.Canceled):
+		return Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
+	case errors.Is(err, server.ErrNoRedisServer):
+		// Nothing after this can work: stop the script here.
+		return fmt.Errorf("%s needs real Redis servers: %w", word, err)
+	}
+	return Failf("%s: %v", word, err)
 }
 
 // clusterPrefix names the temporary directories of `cluster up`.
 const clusterPrefix = "locklab-cluster-"
 
+// clusterAttach is `cluster attach PRIMARY REPLICA`: the lab's cluster is
+// servers the user runs, unless it has one already.
 func clusterAttach(ctx context.Context, env Env, primary, replica string) error {
-	t, err := topology.Attach(ctx, primary, replica)
+	start, err := env.State().claimCluster(ctx, "cluster attach")
 	if err != nil {
-		return Failf("cluster attach: %v", err)
+		return err
 	}
-	env.State().Close()
-	env.State().setCluster(&cluster{t: t})
+	t, err := topology.Attach(start, primary, replica)
+	if err != nil {
+		env.State().clusters.Release()
+		return clusterStartFailed(ctx, "cluster attach", err)
+	}
+	if err := env.State().holdCluster("cluster attach", &cluster{t: t}); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Stdout(), "cluster: attached to primary %s and replica %s, in sync (cut the link with: link cut --pause)\n", primary, replica)
 	return nil
 }
@@ -95,37 +133,55 @@ func clusterCommand(env Env, args []string, want string) (*cluster, bool, error)
 
 // linkWord is `link cut|heal [--both] [--pause]`: drop the replication
 // stream primary->replica (or both ways) in the proxy, keeping the
-// connection open; --pause uses CLIENT PAUSE WRITE on the replica instead.
+// connection open; --pause uses CLIENT PAUSE WRITE on the replica instead
+// (the only cut of attached servers). Any heal gives a paused replica its
+// writes back.
 func linkWord(ctx context.Context, env Env, args []string) error {
-	c, _, _, err := needCluster(env)
+	c, _, paused, err := needCluster(env)
 	if err != nil {
 		return err
 	}
 	if len(args) < 2 || (args[1] != "cut" && args[1] != "heal") {
 		return Usage(linkUsage)
 	}
-	dir, pause := topology.Downstream, c.t.Proxy == nil
-	for _, a := range args[2:] {
+	dir, pause, err := linkFlags(args[2:], c.t.Proxy == nil)
+	if err != nil {
+		return err
+	}
+	heal := args[1] == "heal"
+	if heal && paused && !pause {
+		if err := pauseLink(ctx, env, c, false); err != nil {
+			return err
+		}
+	}
+	if pause {
+		return pauseLink(ctx, env, c, !heal)
+	}
+	if heal {
+		c.t.Proxy.Heal(dir)
+		fmt.Fprintf(env.Stdout(), "link: %s healed (what was dropped stays lost)\n", dir)
+	} else {
+		c.t.Proxy.Cut(dir)
+		fmt.Fprintf(env.Stdout(), "link: %s cut (the connection stays open; the bytes are dropped)\n", dir)
+	}
+	return nil
+}
+
+// linkFlags reads link's flags: which way to cut or heal, and whether by
+// a pause (always, when there is no proxy).
+func linkFlags(flags []string, noProxy bool) (topology.Direction, bool, error) {
+	dir, pause := topology.Downstream, noProxy
+	for _, a := range flags {
 		switch a {
 		case "--both":
 			dir = topology.Both
 		case "--pause":
 			pause = true
 		default:
-			return Usage(linkUsage)
+			return dir, false, Usage(linkUsage)
 		}
 	}
-	if pause {
-		return pauseLink(ctx, env, c, args[1] == "cut")
-	}
-	if args[1] == "cut" {
-		c.t.Proxy.Cut(dir)
-		fmt.Fprintf(env.Stdout(), "link: %s cut (the connection stays open; the bytes are dropped)\n", dir)
-	} else {
-		c.t.Proxy.Heal(dir)
-		fmt.Fprintf(env.Stdout(), "link: %s healed (what was dropped stays lost)\n", dir)
-	}
-	return nil
+	return dir, pause, nil
 }
 
 const linkUsage = "link cut|heal [--both] [--pause]"
@@ -169,13 +225,13 @@ func promoteWord(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if paused {
-		topology.PauseHeal(ctx, c.t.ReplicaAddr()) // after the crash: the paused write is discarded
+	if paused && topology.PauseHeal(ctx, c.t.ReplicaAddr()) == nil {
+		paused = false // after the crash: the paused write is discarded
 	}
 	if err := c.t.Promote(ctx); err != nil {
 		return Failf("promote replica: %v", err)
 	}
-	env.State().update(c, func(c *cluster) { c.promoted = true })
+	env.State().update(c, func(c *cluster) { c.promoted, c.paused = true, paused })
 	env.Recorder().Failover(time.Now())
 	fmt.Fprintf(env.Stdout(), "replica %s promoted: it is the primary now\n", c.t.ReplicaAddr())
 	return nil

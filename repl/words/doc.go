@@ -10,6 +10,11 @@
 // of background jobs, help and completion all ask it, and nothing else
 // decides.
 //
+// Each property of a word lives on its entry: its usage, whether it
+// names a bidder, whether explore can run it (Unexplorable, which both
+// explore's reading of a script and its runs ask). The failover lab's
+// cluster is one at a time per shell (State), as Redlock's nodes are.
+//
 // The table is a literal. A word's Run returns an error (see Error) and
 // never prints its own failure: the shell prints it and maps it to an
 // exit status, in one place.

@@ -1,8 +1,12 @@
 package words
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/locklab/locklab/repl/redlock"
 	"github.com/locklab/locklab/repl/server"
@@ -11,12 +15,13 @@ import (
 
 // State is the state the words of one shell share: the failover lab's
 // servers, and the Lua scripts loaded on the lab's server. Background
-// jobs use it at once: every field is behind mu.
+// jobs use it at once: every field is behind mu, or safe on its own.
 type State struct {
-	mu      sync.Mutex
-	cluster *cluster
-	scripts map[string]string // script -> SHA1
-	redlock redlock.Lab       // lesson 5's nodes (safe on its own)
+	mu       sync.Mutex
+	cluster  *cluster
+	clusters server.Slot       // the one cluster at a time (up or attached), safe on its own
+	scripts  map[string]string // script -> SHA1
+	redlock  redlock.Lab       // lesson 5's nodes (safe on its own)
 }
 
 // Redlock is the Redlock lab's nodes and grants.
@@ -37,45 +42,72 @@ type cluster struct {
 }
 
 // Close stops the servers `cluster up` started (by PID) and removes
-// their directory. It is safe to call when there is none.
-func (l *State) Close() {
-	l.mu.Lock()
-	c := l.cluster
-	l.cluster = nil
-	l.mu.Unlock()
-	c.close()
-}
+// their directory, or detaches from attached ones; a `cluster up` still
+// starting is stopped first. It is safe to call when there is none.
+func (l *State) Close() { l.clusters.Stop() }
 
-func (l *State) setCluster(c *cluster) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.cluster = c
-	running.Add(c)
-}
-
-// close stops the cluster's servers and removes its directory.
-func (c *cluster) close() {
-	if c == nil {
-		return
+// claimCluster takes the lab's one place for a cluster, for word
+// (`cluster up` or `cluster attach`), or says which cluster holds it and
+// how to stop that one. The start runs under the context it returns.
+func (l *State) claimCluster(ctx context.Context, word string) (context.Context, error) {
+	ctx, err := l.clusters.Claim(ctx)
+	var busy *server.Busy
+	switch {
+	case errors.As(err, &busy) && busy.Starting:
+		return nil, Failf("%s: refused: another `cluster up` or `cluster attach` is starting a cluster (one at a time); `cluster down` stops it", word)
+	case errors.As(err, &busy):
+		return nil, Failf("%s: refused: a cluster is already up (%s); stop it first with `cluster down`", word, busy.Holding)
 	}
-	running.Remove(c)
+	return ctx, err
+}
+
+// holdCluster makes c the lab's cluster, once word started it. When the
+// cluster was stopped meanwhile (`cluster down`, the end of locklab), c
+// is stopped at once and the error says so.
+func (l *State) holdCluster(word string, c *cluster) error {
+	l.mu.Lock()
+	l.cluster = c
+	l.mu.Unlock()
+	if err := l.clusters.Fill(c.describe(), func() { l.dropCluster(c) }); err != nil {
+		return Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
+	}
+	return nil
+}
+
+// dropCluster forgets c and stops it.
+func (l *State) dropCluster(c *cluster) {
+	l.mu.Lock()
+	if l.cluster == c {
+		l.cluster = nil
+	}
+	paused := c.paused
+	l.mu.Unlock()
+	c.close(paused)
+}
+
+// close gives the replica its writes back when the link is cut with a
+// pause (a replica locklab does not own would refuse writes for up to
+// PauseTimeout after locklab is gone), then stops the servers locklab
+// started and removes their directory.
+func (c *cluster) close(paused bool) {
+	if paused {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		topology.PauseHeal(ctx, c.t.ReplicaAddr())
+		cancel()
+	}
 	c.t.Close()
 	if c.dir != "" {
 		os.RemoveAll(c.dir)
 	}
 }
 
-// running are the clusters of every shell of the process, so that a
-// signal that ends it (SIGTERM, SIGHUP, SIGQUIT) can stop them first.
-var running server.Running[*cluster]
-
-// CloseClusters stops the servers of every cluster the process started
-// and removes their directories: what a signal that ends locklab does
-// first.
-func CloseClusters() {
-	for _, c := range running.All() {
-		c.close()
+// describe names the cluster, for a second `cluster up` that is refused.
+func (c *cluster) describe() string {
+	if c.dir == "" {
+		return fmt.Sprintf("attached to primary %s and replica %s", c.t.PrimaryAddr(), c.t.ReplicaAddr())
 	}
+	p, r := c.t.PIDs()
+	return fmt.Sprintf("primary %s and replica %s, redis-server processes %d %d", c.t.PrimaryAddr(), c.t.ReplicaAddr(), p, r)
 }
 
 // clusterNow is the cluster and its state, as of now.

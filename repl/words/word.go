@@ -27,7 +27,14 @@ type Word struct {
 	// Sessions are the sessions the word always uses besides the caller's
 	// (blind-unlock's slow and fast).
 	Sessions []string
-	Run      func(ctx context.Context, env Env, args []string) error
+	// Unexplorable, when set, is why explore cannot run the word: it
+	// starts servers of its own (cluster up, redlock up), which do not run
+	// on explore's virtual time, or needs what they are (a real link, a
+	// node's own clock), or runs for thousands of steps. explore refuses a
+	// script that names it, and stops a search whose run reaches it (a
+	// name known only at run time: c=cluster; $c up).
+	Unexplorable string
+	Run          func(ctx context.Context, env Env, args []string) error
 }
 
 // Env is a word's view of the run it is part of, given by the shell.

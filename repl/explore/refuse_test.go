@@ -1,0 +1,84 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/words"
+)
+
+// TestRefusedAtRunTime: a word that starts servers (or that explore
+// cannot run for another reason), named only at run time, stops the
+// search when a run reaches it, before it runs: no redis-server is ever
+// started. Before, the static refusal missed `c=cluster; $c up`, and
+// every schedule started a cluster (about 240 servers for one search).
+func TestRefusedAtRunTime(t *testing.T) {
+	redistest.NeedProgram(t, "redis-server") // else `cluster up` could not start one anyway
+	for _, c := range []struct{ text, word, at string }{
+		{"SET a 1\nc=cluster\n$c up\n@x SET b 1 &\n@y SET b 2 &\nwait\n", "cluster", "dyn.lab:3:1"},
+		{"r=redlock\n@a SET k 1 &\n$r up --real &\nwait\n", "redlock", "dyn.lab:3:1"},
+		{"f() { \"$@\"; }\n@a SET k 1 &\nf cluster up\n", "cluster", "dyn.lab:1:7"},
+		{"l=load\n@a SET k 1 &\n$l 2\n", "load", "dyn.lab:3:1"},
+	} {
+		stop := watchServers()
+		_, err := Explore(context.Background(), inline("dyn.lab", c.text), Options{})
+		servers := stop()
+		var refused *RefusedError
+		if !errors.As(err, &refused) || refused.Word != c.word || refused.At != c.at {
+			t.Errorf("%q: got %v, want `%s` refused at %s", c.text, err, c.word, c.at)
+		}
+		if len(servers) > 0 {
+			t.Errorf("%q: redis-server processes %v started", c.text, servers)
+		}
+	}
+}
+
+// watchServers polls the test's redis-server children until stop is
+// called, which returns every one it saw.
+func watchServers() func() []int {
+	quit, done := make(chan struct{}), make(chan []int)
+	go func() {
+		var seen []int
+		for {
+			for _, pid := range redistest.ChildServers() {
+				if !slices.Contains(seen, pid) {
+					seen = append(seen, pid)
+				}
+			}
+			select {
+			case <-quit:
+				done <- seen
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return func() []int { close(quit); return <-done }
+}
+
+// TestRefusedFromTheEntry: the static refusal is the entry's: every word
+// of the table whose entry says explore cannot run it is refused where
+// the script names it, with the entry's reason, and no other word is.
+func TestRefusedFromTheEntry(t *testing.T) {
+	refusedWords := 0
+	for _, w := range words.Table() {
+		err := refuse(inline("w.lab", "DEL k\n"+w.Name+" x\n"))
+		var refused *RefusedError
+		switch {
+		case w.Unexplorable == "" && err != nil:
+			t.Errorf("%s: refused (%v), its entry says explore runs it", w.Name, err)
+		case w.Unexplorable != "" && (!errors.As(err, &refused) || refused.Why != w.Unexplorable || refused.Pos.Line() != 2):
+			t.Errorf("%s: got %v, want line 2 refused for %q", w.Name, err, w.Unexplorable)
+		case w.Unexplorable != "":
+			refusedWords++
+		}
+	}
+	if refusedWords < 2 || !strings.Contains(words.Find("cluster").Unexplorable, "redis-server") {
+		t.Errorf("%d words refused; cluster's reason %q", refusedWords, words.Find("cluster").Unexplorable)
+	}
+}
