@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/keyguard"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -36,6 +37,15 @@ type Env interface {
 	// lab's server, so they are loaded once (SHA is "" until then).
 	SHA(script string) string
 	SetLoaded(script, sha string)
+	// OwnServer says the server is the lab's own, fresh for this run of
+	// locklab (the embedded one): none of its keys can hold someone
+	// else's data, so a macro deletes its keys without checking them.
+	OwnServer() bool
+	// Inspect sends a command that only reads on a connection of its
+	// own, outside the sessions, as load's control connection is: it is
+	// not traced, and a schedule (a saved one forced on a real server)
+	// does not count it among the sessions' steps.
+	Inspect(ctx context.Context, args ...string) (resp.Reply, error)
 }
 
 // Macro is one lab command.
@@ -192,4 +202,20 @@ func bidderSession(env Env, bidder string) string {
 		return s
 	}
 	return bidder
+}
+
+// checkKeys refuses, before the macro sends anything else, to run when
+// one of the keys it deletes at its start holds data the lab did not
+// write (keyguard.Check), as that data is someone else's on a real
+// server. The check goes through Inspect, outside the sessions; on the
+// lab's own server it sends nothing. flag is the option that chooses
+// other keys.
+func checkKeys(ctx context.Context, env Env, word, flag string, keys ...keyguard.Key) error {
+	if env.OwnServer() {
+		return nil
+	}
+	if err := (keyguard.Guard{Word: word, Flag: flag, Send: env.Inspect}).Check(ctx, keys); err != nil {
+		return fmt.Errorf("%s: %w", word, err)
+	}
+	return nil
 }
