@@ -9,4 +9,7 @@
 // that deletes its key at its start (blind-unlock) first reads it through
 // Env.Inspect, on a connection outside the sessions, and refuses when it
 // holds data the lab did not write (repl/keyguard).
+//
+// Numbers that make no sense are usage errors: a count of seats is 1 or
+// more, a TTL 1ms or more.
 package lab

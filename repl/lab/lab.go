@@ -149,13 +149,50 @@ func isOption(arg string) bool { return strings.HasPrefix(arg, "--") }
 
 // duration is a flag value in the lesson's units, with its unit: 300ms,
 // 2s, 1.5s (0 needs none). A bare number is refused: `--work 3` could be
-// 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold.
-type duration struct{ d *time.Duration }
+// 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold. A TTL
+// (min 1ms) must be at least a millisecond, as PX counts whole ones.
+type duration struct {
+	d   *time.Duration
+	min time.Duration
+}
 
 func (f *flags) duration(name string, def time.Duration, help string) *time.Duration {
 	d := def
-	f.fs.Var(duration{&d}, name, help)
+	f.fs.Var(duration{d: &d}, name, help)
 	return &d
+}
+
+// ttl is a duration flag that sets a TTL: 1ms or more.
+func (f *flags) ttl(name string, def time.Duration, help string) *time.Duration {
+	d := def
+	f.fs.Var(duration{d: &d, min: time.Millisecond}, name, help)
+	return &d
+}
+
+// count is a flag value that counts something (seats): a whole number,
+// 1 or more.
+type count struct{ n *int64 }
+
+func (f *flags) count(name string, def int64, help string) *int64 {
+	n := def
+	f.fs.Var(count{&n}, name, help)
+	return &n
+}
+
+func (v count) String() string {
+	if v.n == nil {
+		return ""
+	}
+	return strconv.FormatInt(*v.n, 10)
+}
+
+func (v count) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return errors.New("want a whole number, 1 or more")
+	}
+	*v.n = n
+	return nil
 }
 
 func (v duration) String() string {
@@ -172,6 +209,9 @@ func (v duration) Set(s string) error {
 	d, err := ParseDuration(s)
 	if err != nil {
 		return err
+	}
+	if d < v.min {
+		return fmt.Errorf("want at least %v (PX counts whole milliseconds)", v.min)
 	}
 	*v.d = d
 	return nil

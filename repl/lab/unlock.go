@@ -19,9 +19,9 @@ const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 func blindUnlock(ctx context.Context, env Env, args []string) error {
 	f := newFlags("blind-unlock", blindUnlockUsage)
 	key := f.fs.String("key", "lock:demo", "the lock key")
-	slowTTL := f.duration("slow-ttl", 500*time.Millisecond, "slow's TTL")
+	slowTTL := f.ttl("slow-ttl", 500*time.Millisecond, "slow's TTL")
 	work := f.duration("work", time.Second, "slow's work, longer than its TTL")
-	fastTTL := f.duration("fast-ttl", 5000*time.Millisecond, "fast's TTL")
+	fastTTL := f.ttl("fast-ttl", 5000*time.Millisecond, "fast's TTL")
 	release := f.fs.String("release", "blind", "blind (the bug) or eval (the fix)")
 	if _, err := f.parse(args, 0); err != nil {
 		return err
