@@ -49,10 +49,10 @@
 // overlap), K:fence the fencing-token counter and K:fence:last the newest
 // token the resource has accepted. With --locks L above 1, lock i is K:i
 // (1..L) and its keys derive from it. Run deletes them before it starts
-// and again at its end, whatever happened (an error, Ctrl-C), best
-// effort: on a server gone the deletion fails and the table says so, and
-// a round trip a stop cut may still land after it (its lock then expires
-// with its TTL). On any server but the
+// and again at its end, whatever happened (an error, Ctrl-C, a signal
+// that ends locklab: StopAll), best effort: on a server gone the deletion
+// fails and the table says so, and a round trip a stop cut may still land
+// after it (its lock then expires with its TTL). On any server but the
 // lab's own (Config.OwnServer, the embedded one) it first reads them all
 // in one script and, when one holds data the lab did not write, refuses
 // to start and deletes nothing (repl/keyguard): a lab key is absent, a

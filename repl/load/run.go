@@ -115,6 +115,8 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 	if err != nil {
 		return stats, fmt.Errorf("load: %w", err)
 	}
+	ctx, untrack := track(ctx)
+	defer untrack()
 	r := &runner{cfg: cfg, locks: locksFor(cfg.Key, cfg.Locks), ttlMS: strconv.FormatInt(cfg.TTL.Milliseconds(), 10)}
 	ctl := dial(0)
 	defer ctl.Close()
