@@ -57,6 +57,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	session.SilenceDriverLog()
 	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr}
+	defer awaitEndSignal()    // a signal that ends locklab ends it, not a status
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
 	if isExplore(o) {

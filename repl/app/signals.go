@@ -5,12 +5,14 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
 
 	"golang.org/x/term"
 
+	"github.com/locklab/locklab/repl/load"
 	"github.com/locklab/locklab/repl/server"
 )
 
@@ -100,16 +102,18 @@ func (in *input) endByInterrupt() {
 	}
 }
 
-// endSignals end locklab, as they end redis-cli, but first the servers
-// `cluster up` and `redlock up --real` started stop and their temporary directories go: SIGTERM
-// (kill), SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\).
+// endSignals end locklab, as they end redis-cli, but first a load run
+// stops and deletes its keys, as after Ctrl-C, and the servers `cluster
+// up` and `redlock up --real` started stop and their temporary
+// directories go: SIGTERM (kill), SIGHUP (the terminal closed) and
+// SIGQUIT (Ctrl-\).
 var endSignals = []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
-// watchEndSignals sets up, once, what the end signals do: stop the
-// clusters and the redlock nodes, also those still starting
-// (server.StopAllSlots), give the terminal back as it was, then end by
-// the signal. A signal locklab was started with ignored (SIGHUP
-// under nohup) stays ignored.
+// watchEndSignals sets up, once, what the end signals do: stop the load
+// runs, which delete their keys (load.StopAll), stop the clusters and the
+// redlock nodes, also those still starting (server.StopAllSlots), give
+// the terminal back as it was, then end by the signal. A signal locklab
+// was started with ignored (SIGHUP under nohup) stays ignored.
 var watchEndSignals = sync.OnceFunc(func() {
 	var watched []os.Signal
 	for _, sig := range endSignals {
@@ -125,11 +129,32 @@ var watchEndSignals = sync.OnceFunc(func() {
 	signal.Notify(c, watched...)
 	go func() {
 		sig := (<-c).(syscall.Signal)
+		ending.Store(true)
+		load.StopAll() // first, while the servers its keys are on still run
 		server.StopAllSlots()
 		restore()
 		dieBy(sig)
 	}()
 })
+
+// ending is set once an end signal came. Its handler ends the process by
+// that signal when it has stopped what runs, and a run it stopped (a load
+// run) may return meanwhile: Main must not end the process first, with
+// the status of a run the signal cut (awaitEndSignal).
+var ending atomic.Bool
+
+// endSignalWait bounds how long Main waits for an end signal's handler:
+// the load runs' cleanup (load.StopAll, about a second at most), then the
+// clusters' and Redlock nodes' stop.
+const endSignalWait = 10 * time.Second
+
+// awaitEndSignal waits, when an end signal came, for its handler to end
+// the process by that signal, so that the shell sees the signal.
+func awaitEndSignal() {
+	if ending.Load() {
+		time.Sleep(endSignalWait)
+	}
+}
 
 // terminalRestorer saves the terminal's state, if stdin is one, and
 // returns what puts it back (a signal may come while the REPL reads a

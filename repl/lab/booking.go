@@ -29,7 +29,7 @@ type booking struct {
 func bookingFlags(f *flags) booking {
 	return booking{
 		slot:  f.fs.String("slot", defaultSlot, "the slot's list"),
-		seats: f.fs.Int64("seats", defaultSeats, "how many bookings the slot takes"),
+		seats: f.count("seats", defaultSeats, "how many bookings the slot takes"),
 		work:  f.duration("work", defaultWork, "time between the check and the booking"),
 	}
 }
@@ -94,16 +94,13 @@ func bookLocked(ctx context.Context, env Env, args []string) error {
 	f := newFlags("book-locked", bookLockedUsage)
 	b := bookingFlags(f)
 	lock := f.fs.String("lock", defaultLock, "the lock key")
-	ttl := f.duration("ttl", defaultTTL, "the lock's TTL")
+	ttl := f.ttl("ttl", defaultTTL, "the lock's TTL")
 	wait := f.duration("wait", 0, "keep trying to acquire for this long (0: give up at once)")
 	release := f.fs.String("release", "get-del", "get-del, eval or blind")
 	watchdog := f.fs.Bool("watchdog", false, "extend the lock (compare-and-PEXPIRE) every TTL/3 while working")
 	pos, err := f.parse(args, 2)
 	if err != nil {
 		return err
-	}
-	if *ttl < time.Millisecond {
-		return &UsageError{Usage: f.usage, Problem: "book-locked: --ttl must be at least 1ms (PX takes whole milliseconds)"}
 	}
 	if *release != "get-del" && *release != "eval" && *release != "blind" {
 		return &UsageError{Usage: f.usage, Problem: "book-locked: --release must be get-del, eval or blind"}

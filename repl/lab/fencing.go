@@ -39,8 +39,8 @@ func fencedBook(ctx context.Context, env Env, args []string) error {
 	f := newFlags("fenced-book", fencedBookUsage)
 	lock := f.fs.String("lock", defaultLock, "the lock key")
 	slot := f.fs.String("slot", defaultSlot, "the slot's list")
-	seats := f.fs.Int64("seats", defaultSeats, "how many bookings the slot takes")
-	ttl := f.duration("ttl", defaultTTL, "the lock's TTL")
+	seats := f.count("seats", defaultSeats, "how many bookings the slot takes")
+	ttl := f.ttl("ttl", defaultTTL, "the lock's TTL")
 	work := f.duration("work", defaultWork, "time between taking the lock and writing")
 	pause := f.duration("pause", 0, "a stop-the-world pause in the middle of the work")
 	wait := f.duration("wait", 0, "keep trying to acquire for this long")
@@ -81,7 +81,7 @@ func fencedWriteMacro(ctx context.Context, env Env, args []string) error {
 	f := newFlags("fenced-write", fencedWriteUsage)
 	lock := f.fs.String("lock", defaultLock, "the lock key (the newest token accepted is KEY:fence:last)")
 	slot := f.fs.String("slot", defaultSlot, "the slot's list")
-	seats := f.fs.Int64("seats", defaultSeats, "how many bookings the slot takes")
+	seats := f.count("seats", defaultSeats, "how many bookings the slot takes")
 	pos, err := f.parse(args, 2)
 	if err != nil {
 		return err

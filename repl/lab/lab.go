@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/keyguard"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -38,6 +39,15 @@ type Env interface {
 	// lab's server, so they are loaded once (SHA is "" until then).
 	SHA(script string) string
 	SetLoaded(script, sha string)
+	// OwnServer says the server is the lab's own, fresh for this run of
+	// locklab (the embedded one): none of its keys can hold someone
+	// else's data, so a macro deletes its keys without checking them.
+	OwnServer() bool
+	// Inspect sends a command that only reads on a connection of its
+	// own, outside the sessions, as load's control connection is: it is
+	// not traced, and a schedule (a saved one forced on a real server)
+	// does not count it among the sessions' steps.
+	Inspect(ctx context.Context, args ...string) (resp.Reply, error)
 }
 
 // Macro is one lab command.
@@ -141,13 +151,50 @@ func isOption(arg string) bool { return strings.HasPrefix(arg, "--") }
 
 // duration is a flag value in the lesson's units, with its unit: 300ms,
 // 2s, 1.5s (0 needs none). A bare number is refused: `--work 3` could be
-// 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold.
-type duration struct{ d *time.Duration }
+// 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold. A TTL
+// (min 1ms) must be at least a millisecond, as PX counts whole ones.
+type duration struct {
+	d   *time.Duration
+	min time.Duration
+}
 
 func (f *flags) duration(name string, def time.Duration, help string) *time.Duration {
 	d := def
-	f.fs.Var(duration{&d}, name, help)
+	f.fs.Var(duration{d: &d}, name, help)
 	return &d
+}
+
+// ttl is a duration flag that sets a TTL: 1ms or more.
+func (f *flags) ttl(name string, def time.Duration, help string) *time.Duration {
+	d := def
+	f.fs.Var(duration{d: &d, min: time.Millisecond}, name, help)
+	return &d
+}
+
+// count is a flag value that counts something (seats): a whole number,
+// 1 or more.
+type count struct{ n *int64 }
+
+func (f *flags) count(name string, def int64, help string) *int64 {
+	n := def
+	f.fs.Var(count{&n}, name, help)
+	return &n
+}
+
+func (v count) String() string {
+	if v.n == nil {
+		return ""
+	}
+	return strconv.FormatInt(*v.n, 10)
+}
+
+func (v count) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return errors.New("want a whole number, 1 or more")
+	}
+	*v.n = n
+	return nil
 }
 
 func (v duration) String() string {
@@ -164,6 +211,9 @@ func (v duration) Set(s string) error {
 	d, err := ParseDuration(s)
 	if err != nil {
 		return err
+	}
+	if d < v.min {
+		return fmt.Errorf("want at least %v (PX counts whole milliseconds)", v.min)
 	}
 	*v.d = d
 	return nil
@@ -194,4 +244,20 @@ func bidderSession(env Env, bidder string) string {
 		return s
 	}
 	return bidder
+}
+
+// checkKeys refuses, before the macro sends anything else, to run when
+// one of the keys it deletes at its start holds data the lab did not
+// write (keyguard.Check), as that data is someone else's on a real
+// server. The check goes through Inspect, outside the sessions; on the
+// lab's own server it sends nothing. flag is the option that chooses
+// other keys.
+func checkKeys(ctx context.Context, env Env, word, flag string, keys ...keyguard.Key) error {
+	if env.OwnServer() {
+		return nil
+	}
+	if err := (keyguard.Guard{Word: word, Flag: flag, Send: env.Inspect}).Check(ctx, keys); err != nil {
+		return fmt.Errorf("%s: %w", word, err)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/keyguard"
 	"github.com/locklab/locklab/repl/resp"
 )
 
@@ -18,9 +19,9 @@ const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 func blindUnlock(ctx context.Context, env Env, args []string) error {
 	f := newFlags("blind-unlock", blindUnlockUsage)
 	key := f.fs.String("key", "lock:demo", "the lock key")
-	slowTTL := f.duration("slow-ttl", 500*time.Millisecond, "slow's TTL")
+	slowTTL := f.ttl("slow-ttl", 500*time.Millisecond, "slow's TTL")
 	work := f.duration("work", time.Second, "slow's work, longer than its TTL")
-	fastTTL := f.duration("fast-ttl", 5000*time.Millisecond, "fast's TTL")
+	fastTTL := f.ttl("fast-ttl", 5000*time.Millisecond, "fast's TTL")
 	release := f.fs.String("release", "blind", "blind (the bug) or eval (the fix)")
 	if _, err := f.parse(args, 0); err != nil {
 		return err
@@ -28,10 +29,13 @@ func blindUnlock(ctx context.Context, env Env, args []string) error {
 	if *release != "blind" && *release != "eval" {
 		return &UsageError{Usage: f.usage, Problem: "blind-unlock: --release must be blind or eval"}
 	}
+	if err := checkKeys(ctx, env, "blind-unlock", "--key", demoKey(*key)); err != nil {
+		return err
+	}
 	steps := []step{
 		{"main", "resetting demo key:", []string{"DEL", *key}},
-		{"slow", "slow_client acquiring:", []string{"SET", *key, "slow-client-token", "PX", millis(*slowTTL), "NX"}},
-		{"fast", "fast_client acquiring after expiry:", []string{"SET", *key, "fast-client-token", "PX", millis(*fastTTL), "NX"}},
+		{"slow", "slow_client acquiring:", []string{"SET", *key, slowToken, "PX", millis(*slowTTL), "NX"}},
+		{"fast", "fast_client acquiring after expiry:", []string{"SET", *key, fastToken, "PX", millis(*fastTTL), "NX"}},
 		{"slow", "slow_client blindly unlocking (no token check):", []string{"DEL", *key}},
 		{"main", "lock owner after slow_client's blind DEL:", []string{"GET", *key}},
 	}
@@ -55,6 +59,19 @@ func blindUnlock(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
+// The tokens blind-unlock's two clients lock with.
+const (
+	slowToken = "slow-client-token"
+	fastToken = "fast-client-token"
+)
+
+// demoKey is blind-unlock's key as a run of it leaves it: absent, or a
+// lock of slow's or fast's with its TTL (fast's outlives the run with
+// --release eval).
+func demoKey(key string) keyguard.Key {
+	return keyguard.Key{Name: key, Ours: keyguard.Lock(func(v string) bool { return v == slowToken || v == fastToken })}
+}
+
 type step struct {
 	session, say string
 	args         []string
@@ -63,7 +80,7 @@ type step struct {
 func (s step) run(ctx context.Context, env Env, safeRelease bool) error {
 	env.Say(s.session, "%s", s.say)
 	if safeRelease && s.session == "slow" && s.args[0] == "DEL" {
-		_, err := evalRelease(ctx, env, s.session, s.args[1], "slow-client-token", true)
+		_, err := evalRelease(ctx, env, s.session, s.args[1], slowToken, true)
 		return err
 	}
 	_, err := env.Run(ctx, s.session, s.args...)

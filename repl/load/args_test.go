@@ -295,8 +295,9 @@ func commandKeys(args []string) []string {
 	return args[1:2]
 }
 
-// TestKeys: the keys derive from --key, a run starts from scratch, and
-// it deletes them at the end, and no other key.
+// TestKeys: the keys derive from --key, a run starts from scratch (what
+// a run killed half-way left is deleted first), and it deletes them at
+// the end, and no other key.
 func TestKeys(t *testing.T) {
 	addr := redistest.Real(t)
 	c := dialer(addr)(0)
@@ -305,7 +306,7 @@ func TestKeys(t *testing.T) {
 	for _, k := range []string{"lab:resource", "lab:fence", "lab:fence:last", "lab:inside", "lab:other"} {
 		c.Do(ctx, []string{"SET", k, "1000"})
 	}
-	c.Do(ctx, []string{"SET", "lab", "someone-else", "PX", "100"})
+	c.Do(ctx, []string{"SET", "lab", "w9-i9", "PX", "1000"}) // a worker's lock, left
 	dial, keys := recordKeys(addr)
 	s, err := Run(ctx, dial, Config{Workers: 2, Iterations: 3, Mode: ModeFenced, TTL: time.Second, Key: "lab"}, nil)
 	if err != nil {

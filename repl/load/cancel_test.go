@@ -146,6 +146,8 @@ func (f *fakeConn) Do(ctx context.Context, args []string) (resp.Reply, error) {
 		return resp.Reply{Kind: resp.Status, Str: "OK"}, nil
 	case "GET":
 		return resp.Reply{Kind: resp.Nil}, nil
+	case "EVAL": // the check of the keys: none of them exists
+		return resp.Reply{Kind: resp.Array}, nil
 	}
 	return resp.Reply{Kind: resp.Int, Int: 1}, nil
 }
@@ -259,7 +261,12 @@ func TestNoScriptFallback(t *testing.T) {
 			t.Run(mode, func(t *testing.T) {
 				var evals atomic.Int64
 				base := dialer(addr)
-				dial := func(w int) Conn { return &flushingConn{Conn: base(w).(*session.Conn), evals: &evals} }
+				dial := func(w int) Conn {
+					if w == 0 {
+						return base(w) // the control connection's check of the keys is an EVAL too
+					}
+					return &flushingConn{Conn: base(w).(*session.Conn), evals: &evals}
+				}
 				cfg := Config{Workers: 3, Iterations: 3, Mode: mode, TTL: time.Second, Key: "lock:noscript:" + mode}
 				s, err := Run(context.Background(), dial, cfg, nil)
 				if err != nil {

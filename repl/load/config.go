@@ -37,6 +37,11 @@ type Config struct {
 	PauseEvery          int           // ...every N-th iteration (0: never)
 	Key                 string        // the lock key; default "lock:load"; other keys derive from it: KEY:resource, KEY:inside, KEY:fence, KEY:fence:last
 	Locks               int           // --locks: how many locks the workers share out (default 1); worker w takes lock (w-1) mod Locks, KEY:1 ... KEY:Locks when more than one
+	// OwnServer says the server is the lab's own, fresh for this run of
+	// locklab (the embedded one): nothing on it can be someone else's, so
+	// the keys are deleted without the check that refuses, on any other
+	// server, keys that hold data the lab did not write.
+	OwnServer bool
 }
 
 // DefaultConfig is what load runs with no flags: work (300ms) outlasts

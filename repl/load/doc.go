@@ -49,10 +49,15 @@
 // overlap), K:fence the fencing-token counter and K:fence:last the newest
 // token the resource has accepted. With --locks L above 1, lock i is K:i
 // (1..L) and its keys derive from it. Run deletes them before it starts
-// and again at its end, on any server and whatever happened (an error,
-// Ctrl-C), best effort: on a server gone the deletion fails and the table
-// says so, and a round trip a stop cut may still land after it (its lock
-// then expires with its TTL).
+// and again at its end, whatever happened (an error, Ctrl-C, a signal
+// that ends locklab: StopAll), best effort: on a server gone the deletion
+// fails and the table says so, and a round trip a stop cut may still land
+// after it (its lock then expires with its TTL). On any server but the
+// lab's own (Config.OwnServer, the embedded one) it first reads them all
+// in one script and, when one holds data the lab did not write, refuses
+// to start and deletes nothing (repl/keyguard): a lab key is absent, a
+// lock holding a worker's token (w3-i7) with a TTL, or a counter (a whole
+// number, no TTL), as a run killed half-way leaves them.
 //
 // A cycle's commands that follow one another with no decision between
 // them go in one pipeline. In break and fix mode that is six commands in
@@ -68,8 +73,8 @@
 //
 // Workers and iterations count from 1: worker 3's seventh cycle uses the
 // token w3-i7, as in the seeds' lab. The dial function is called once per
-// worker (1..N) and once with 0 for the control connection that prepares
-// the keys, reads the result and deletes the keys.
+// worker (1..N) and once with 0 for the control connection that checks
+// and prepares the keys, reads the result and deletes the keys.
 //
 // The word load (repl/words) exits 0 when every verdict is OK, 3 when
 // one is FAIL (the server's answers showed a lock bug) and 1 when a run

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/locklab/locklab/repl/keyguard"
 	"github.com/locklab/locklab/repl/load/progress"
 	"github.com/locklab/locklab/repl/resp"
 )
@@ -92,9 +94,11 @@ var ErrNotStarted = errors.New("load: the run did not start")
 const endWait = 250 * time.Millisecond
 
 // Run runs cfg: workers 1..N, each on dial(worker), and a control
-// connection dial(0) that deletes the keys first, reads the resource at
-// the end and deletes the keys again (best effort, whatever happened: a
-// cleanup that fails is in Stats.CleanupError). progress, when not nil,
+// connection dial(0) that checks the keys hold nothing the lab did not
+// write (a *keyguard.ForeignError, in ErrNotStarted, when one does: then
+// nothing is deleted), deletes them, reads the resource at the end and
+// deletes the keys again (best effort, whatever happened: a cleanup that
+// fails is in Stats.CleanupError). progress, when not nil,
 // gets a live progress bar (give it a terminal only). Run fills cfg's
 // zero Workers, Iterations, Mode, TTL, Key and Locks with their defaults;
 // zero Work means no work.
@@ -111,22 +115,33 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 	if err != nil {
 		return stats, fmt.Errorf("load: %w", err)
 	}
+	ctx, untrack := track(ctx)
+	defer untrack()
 	r := &runner{cfg: cfg, locks: locksFor(cfg.Key, cfg.Locks), ttlMS: strconv.FormatInt(cfg.TTL.Milliseconds(), 10)}
 	ctl := dial(0)
 	defer ctl.Close()
+	if err := r.checkKeys(ctx, ctl); err != nil {
+		return notStarted(ctx, stats, err) // nothing deleted: the keys may not be the lab's
+	}
 	if err := r.prepare(ctx, ctl); err != nil {
 		r.cleanup(ctx, ctl)
-		if ctx.Err() != nil {
-			stats.Interrupted = true
-			return stats, nil
-		}
-		return stats, fmt.Errorf("%w: %w", ErrNotStarted, err)
+		return notStarted(ctx, stats, err)
 	}
 	err = r.measure(ctx, dial, ctl, progress, &stats)
 	if err := r.cleanup(ctx, ctl); err != nil {
 		stats.CleanupError = err.Error()
 	}
 	return stats, err
+}
+
+// notStarted is the end of a run stopped before its workers started: an
+// interrupted one, or one that could not start (ErrNotStarted).
+func notStarted(ctx context.Context, stats Stats, err error) (Stats, error) {
+	if ctx.Err() != nil {
+		stats.Interrupted = true
+		return stats, nil
+	}
+	return stats, fmt.Errorf("%w: %w", ErrNotStarted, err)
 }
 
 // measure runs the workers and reads the resource into stats; the error
@@ -225,6 +240,30 @@ type runner struct {
 	ttlMS string
 	c     counters
 }
+
+// checkKeys refuses a run whose keys hold data the lab did not write (on
+// a real server, someone else's), before anything is deleted; on the
+// lab's own server (Config.OwnServer) it sends nothing.
+func (r *runner) checkKeys(ctx context.Context, ctl Conn) error {
+	if r.cfg.OwnServer {
+		return nil
+	}
+	var all []keyguard.Key
+	for _, k := range r.locks {
+		all = append(all, keyguard.Key{Name: k.lock, Ours: keyguard.Lock(isToken)})
+		for _, counter := range []string{k.resource, k.inside, k.fence, k.fenceLast} {
+			all = append(all, keyguard.Key{Name: counter, Ours: keyguard.Counter})
+		}
+	}
+	send := func(ctx context.Context, args ...string) (resp.Reply, error) { return ctl.Do(ctx, args) }
+	return keyguard.Guard{Word: "load", Flag: "--key", Send: send}.Check(ctx, all)
+}
+
+// tokenPattern is the workers' lock tokens: w3-i7 is worker 3's seventh
+// cycle.
+var tokenPattern = regexp.MustCompile(`^w[1-9][0-9]*-i[1-9][0-9]*$`)
+
+func isToken(v string) bool { return tokenPattern.MatchString(v) }
 
 // prepare deletes the run's keys and loads the scripts.
 func (r *runner) prepare(ctx context.Context, ctl Conn) error {

@@ -91,9 +91,9 @@ func checkValue(want, value string) error {
 	case want == "DUR":
 		_, err := lab.ParseDuration(value)
 		return err
-	case want == "N":
-		if _, err := strconv.Atoi(value); err != nil {
-			return fmt.Errorf("want a whole number")
+	case want == "N": // the macros count seats with it: none or fewer make no sense
+		if n, err := strconv.Atoi(value); err != nil || n < 1 {
+			return fmt.Errorf("want a whole number, 1 or more")
 		}
 	case strings.Contains(want, "|") && !slices.Contains(strings.Split(want, "|"), value):
 		return fmt.Errorf("want one of %s", want)

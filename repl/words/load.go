@@ -33,6 +33,7 @@ func loadWord(ctx context.Context, env Env, args []string) error {
 	if len(modes) == 0 {
 		modes = []string{cfg.Mode}
 	}
+	cfg.OwnServer = env.Sessions().Target.Embedded // fresh for this run: nothing on it is someone else's
 	var runs []load.Stats
 	for _, mode := range modes {
 		cfg.Mode = mode

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/keyguard"
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/resp"
+	"github.com/locklab/locklab/repl/session"
 )
 
 // macroWord lists a lesson macro in the table.
@@ -17,11 +19,14 @@ func macroWord(m *lab.Macro) Word {
 		Run: func(ctx context.Context, env Env, args []string) error {
 			err := m.Run(ctx, macroEnv{env}, args[1:])
 			var usage *lab.UsageError
+			var foreign *keyguard.ForeignError
 			switch {
 			case errors.As(err, &usage):
 				return &Error{Status: 2, Msg: usage.Error()}
 			case errors.Is(err, lab.ErrReply):
 				return Status(1)
+			case errors.As(err, &foreign): // a refusal: the script goes on, as after load's
+				return Failf("%v", err)
 			}
 			return err
 		}}
@@ -57,3 +62,13 @@ func (e macroEnv) Now() time.Time { return e.env.Clock().Now() }
 func (e macroEnv) SHA(script string) string { return e.env.State().SHA(script) }
 
 func (e macroEnv) SetLoaded(script, sha string) { e.env.State().SetLoaded(script, sha) }
+
+func (e macroEnv) OwnServer() bool { return e.env.Sessions().Target.Embedded }
+
+// Inspect sends args on a connection of its own, closed after it (see
+// lab.Env).
+func (e macroEnv) Inspect(ctx context.Context, args ...string) (resp.Reply, error) {
+	c := session.NewConn(e.env.Sessions().Target, "locklab-check")
+	defer c.Close()
+	return c.Do(ctx, args)
+}
