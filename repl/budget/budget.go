@@ -15,7 +15,7 @@ import (
 // DefaultMemory is how much the process's heap objects and goroutine
 // stacks may hold while a lab runs, unless LOCKLAB_MEMORY_MIB says
 // otherwise.
-const DefaultMemory = 512 << 20
+const DefaultMemory = 1 << 30
 
 // Memory is the budget in force: LOCKLAB_MEMORY_MIB (a whole number of
 // MiB, at least 16) or DefaultMemory.

@@ -24,15 +24,16 @@ import (
 // a command as arguments): the plain commands waiting to go in one
 // pipeline, and the lines read before the parser last began.
 type entries struct {
-	s     *Shell
-	r     *interp.Runner
-	src   Source
-	feed  *lines.Feed
-	base  int // lines read before the current parser began
-	batch [][]string
-	jobs  []context.CancelFunc      // the contexts of entries that started background jobs
-	ready interface{ Ready() bool } // a pipe: whether its next line is already here
-	held  []ranEntry                // entries whose jobs may still send a secret (see remember)
+	s          *Shell
+	r          *interp.Runner
+	src        Source
+	feed       *lines.Feed
+	base       int // lines read before the current parser began
+	batch      [][]string
+	batchBytes int                       // the bytes of the batch's words
+	jobs       []context.CancelFunc      // the contexts of entries that started background jobs
+	ready      interface{ Ready() bool } // a pipe: whether its next line is already here
+	held       []ranEntry                // entries whose jobs may still send a secret (see remember)
 }
 
 // ranEntry is an entry that ran, as typed, and whether it sent a secret.
@@ -137,7 +138,12 @@ func (e *entries) batched(ctx context.Context, stmts []*syntax.Stmt) bool {
 		e.src.Lines.Remember(e.feed.Entry()) // its commands are sent as they are
 	}
 	e.batch = append(e.batch, cmds...)
-	if !e.ready.Ready() || len(e.batch) >= maxBatch {
+	for _, args := range cmds {
+		for _, a := range args {
+			e.batchBytes += len(a)
+		}
+	}
+	if !e.ready.Ready() || len(e.batch) >= maxBatch || e.batchBytes >= maxBatchBytes {
 		e.flush(ctx)
 	}
 	return true
@@ -149,7 +155,7 @@ func (e *entries) flush(ctx context.Context) {
 		return
 	}
 	batch := e.batch
-	e.batch = nil
+	e.batch, e.batchBytes = nil, 0
 	e.withEntry(ctx, entryKind{}, func(ctx context.Context) error { return e.s.runBatch(ctx, batch) })
 }
 
