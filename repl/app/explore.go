@@ -23,15 +23,16 @@ func isExplore(o Options) bool {
 	return !o.HasLine && len(o.Args) >= 1 && o.Args[0] == "explore"
 }
 
-// runExplore is `locklab explore ...`: Ctrl-C or SIGTERM (`timeout 60
-// locklab explore ...`) stops the search and reports what ran; after
-// SIGTERM locklab then ends by it. A signal locklab was started with
+// runExplore is `locklab explore ...`: Ctrl-C, or SIGTERM (`timeout 60
+// locklab explore ...`), SIGHUP or SIGQUIT (Ctrl-\, which would dump every
+// goroutine), stops the search and reports what ran; after any but
+// Ctrl-C locklab then ends by it. A signal locklab was started with
 // ignored stays ignored.
 func runExplore(o Options, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+	for _, sig := range append([]os.Signal{os.Interrupt}, endSignals...) {
 		if !signal.Ignored(sig) {
 			signal.Notify(sigs, sig)
 		}
@@ -39,8 +40,8 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 	defer signal.Stop(sigs)
 	go func() { cancel(stopSignal{<-sigs}) }()
 	status := exploreArgs(ctx, o, shell.ExploreCall{Args: o.Args[1:], Stdout: stdout, Stderr: stderr})
-	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig == syscall.SIGTERM {
-		dieBy(syscall.SIGTERM)
+	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig != os.Interrupt {
+		dieBy(stop.sig.(syscall.Signal))
 	}
 	return status
 }
@@ -51,9 +52,12 @@ type stopSignal struct{ sig os.Signal }
 func (s stopSignal) Error() string { return s.sig.String() }
 
 // stoppedBy names what stopped a search: Ctrl-C, or SIGTERM.
+// signalName names the end signals as people know them.
+var signalName = map[os.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT"}
+
 func stoppedBy(ctx context.Context) string {
-	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig == syscall.SIGTERM {
-		return "SIGTERM"
+	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig != os.Interrupt {
+		return signalName[stop.sig]
 	}
 	return "Ctrl-C"
 }
