@@ -63,6 +63,8 @@ func (l *link) sending(args []string) (answered, last bool) {
 	mode, isReply := clientReply(args)
 	isReply = isReply && !l.embedded
 	switch name := strings.ToUpper(args[0]); {
+	case name == "QUIT":
+		return answered, true // the server closes the connection after its OK: the next command dials again
 	case name == "RESET":
 		l.setMode(repliesOn)
 		l.multi, l.queued = false, 0
