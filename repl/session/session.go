@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"sort"
 	"strings"
@@ -290,6 +291,28 @@ func (s *Set) run(ctx context.Context, call Call, c *Conn, args []string) (Event
 	e, err := do(withCall(ctx, call), c, args)
 	e.Session = call.Session
 	return e, err
+}
+
+// MaxSessions bounds how many sessions, each with its connection, a lab
+// keeps open: one connection per @NAME or job with no bound exhausted a
+// real server's maxclients (10,000 by default), which every other client
+// of it then felt.
+const MaxSessions = 1000
+
+// ErrTooManySessions is Open's answer past MaxSessions.
+var ErrTooManySessions = fmt.Errorf("too many sessions: the lab keeps at most %d open, each with its connection to the server; reuse names (@alice, a job's name), or use load for many clients", MaxSessions)
+
+// Open is Get for a session a command is about to use: a new one past
+// MaxSessions is refused (main never is).
+func (s *Set) Open(name string) (*Session, error) {
+	s.mu.Lock()
+	_, known := s.sessions[name]
+	full := len(s.sessions) >= MaxSessions
+	s.mu.Unlock()
+	if !known && full && name != Main {
+		return nil, ErrTooManySessions
+	}
+	return s.Get(name), nil
 }
 
 // Get returns the session called name, creating it (and its connection,

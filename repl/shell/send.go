@@ -14,6 +14,7 @@ import (
 	"github.com/locklab/locklab/repl/resp"
 	"github.com/locklab/locklab/repl/session"
 	"github.com/locklab/locklab/repl/stream"
+	"github.com/locklab/locklab/repl/words"
 )
 
 // redis sends args in the caller's session and prints the reply.
@@ -44,8 +45,11 @@ func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOn
 // failed (already reported), or ctx's.
 func (s *Shell) send(ctx context.Context, e *env, name string, args []string, print bool) (resp.Reply, error) {
 	s.jobs.AtStart(ctx)
+	sess, err := s.cfg.Sessions.Open(name)
+	if err != nil {
+		return resp.Reply{}, &words.Error{Status: 1, Msg: err.Error()}
+	}
 	s.rec.Sending(name, args)
-	sess := s.cfg.Sessions.Get(name)
 	mode := s.cfg.Flags.Output
 	if !print {
 		mode = reply.Quiet
