@@ -39,7 +39,7 @@ func runExplore(o Options, stdout, stderr io.Writer) int {
 	}
 	defer signal.Stop(sigs)
 	go func() { cancel(stopSignal{<-sigs}) }()
-	status := exploreArgs(ctx, o, shell.ExploreCall{Args: o.Args[1:], Stdout: stdout, Stderr: stderr})
+	status := exploreArgs(ctx, o, shell.ExploreCall{Args: o.Args[1:], MayWrite: true, Stdout: stdout, Stderr: stderr})
 	if stop, ok := context.Cause(ctx).(stopSignal); ok && stop.sig != os.Interrupt {
 		dieBy(stop.sig.(syscall.Signal))
 	}
@@ -66,13 +66,17 @@ func stoppedBy(ctx context.Context) string {
 // of its own (see package explore) and reports: 0 when no schedule
 // failed, 1 when one did, 2 when the script could not be explored. The
 // language's explore word runs it too: it reads the script through the
-// lab's view of files (call.Read), and from a script (call.InFile) it
-// writes no files.
+// lab's view of files (call.Read), and writes files only when a person
+// typed it at the REPL (call.MayWrite): not from a script, -c or a pipe,
+// where it does not even look at the host's path.
 func exploreArgs(ctx context.Context, o Options, call shell.ExploreCall) int {
 	stdout, stderr := call.Stdout, call.Stderr
-	c, err := explore.ParseCommand(call.Args)
-	if file := c.Writes(); err == nil && call.InFile && file != "" {
-		err = fmt.Errorf("%s: a script writes no files; run it in the REPL or as locklab explore", file)
+	c, err := explore.ParseFlags(call.Args)
+	if file := c.Writes(); err == nil && !call.MayWrite && file != "" {
+		err = fmt.Errorf("%s: a lab writes files only where a person asks at the REPL, or on the command line (locklab explore --save ...)", file)
+	}
+	if err == nil {
+		err = c.CheckFiles()
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locklab: explore: %v\n", err)

@@ -40,6 +40,16 @@ type Picture struct {
 
 // ParseCommand reads explore's flags; args follow the word explore.
 func ParseCommand(args []string) (Command, error) {
+	c, err := ParseFlags(args)
+	if err != nil {
+		return c, err
+	}
+	return c, c.CheckFiles()
+}
+
+// ParseFlags is ParseCommand without the look at the output files, for a
+// caller that may refuse to write any first.
+func ParseFlags(args []string) (Command, error) {
 	var c Command
 	var choices string
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
@@ -72,10 +82,7 @@ func ParseCommand(args []string) (Command, error) {
 	c.File, c.Args = rest[0], rest[1:]
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := c.check(choices, set); err != nil {
-		return c, err
-	}
-	return c, c.checkFiles()
+	return c, c.check(choices, set)
 }
 
 // Writes is a file the command would write (--save, --svg, --mermaid),
@@ -104,10 +111,10 @@ func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// checkFiles refuses, before the search, a picture's file with the wrong
+// CheckFiles refuses, before the search, a picture's file with the wrong
 // ending, and an output that could not be written or would clobber
 // something (see checkOutput).
-func (c *Command) checkFiles() error {
+func (c *Command) CheckFiles() error {
 	for _, out := range []struct{ flag, format, file string }{
 		{"--svg", "svg", c.Picture.SVG}, {"--mermaid", "mermaid", c.Picture.Mermaid}, {"--save", "", c.Save},
 	} {

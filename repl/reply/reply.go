@@ -142,6 +142,8 @@ func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err err
 		return words.Status(1)
 	}
 	switch {
+	case t.Embedded && session.IsDropped(err):
+		fmt.Fprintln(stderr, "hint: the embedded Redis closed this session's connection (after a script it could not answer, or CLIENT KILL); the next command connects again.")
 	case t.Embedded:
 		fmt.Fprintln(stderr, "hint: the embedded Redis has stopped; restart locklab")
 	case t.Role != "":

@@ -25,6 +25,7 @@ type Embedded struct {
 	// peers are the network connections the hook has seen (see
 	// followClock), under mu.
 	peers map[*mrserver.Peer]bool
+	guard *scriptGuard
 }
 
 // StartEmbedded starts an embedded Redis on 127.0.0.1 and an OS-chosen
@@ -74,12 +75,17 @@ func StartInProcess(c clock.Clock) (*Embedded, error) {
 	return e, nil
 }
 
-// follow makes the server's TTLs run down as its clock moves.
+// follow makes the server's TTLs run down as its clock moves, and
+// guards its scripts (see scriptGuard).
 func (e *Embedded) follow(real bool) {
 	e.m.ClockTTL(true)
-	if !real {
-		e.m.Server().SetPreHook(e.followClock)
-	}
+	e.guard = &scriptGuard{srv: e.m.Server(), unlock: e.m.Unlock, running: map[*mrserver.Peer]bool{}}
+	e.m.Server().SetPreHook(func(p *mrserver.Peer, cmd string, args ...string) bool {
+		if e.guard.script(p, cmd, args) {
+			return true
+		}
+		return !real && e.followClock(p, cmd, args...)
+	})
 }
 
 // Dial opens an in-memory connection to the server.

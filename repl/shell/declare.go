@@ -64,3 +64,28 @@ func declAssign(w *syntax.Word) *syntax.Assign {
 	as.Value = &syntax.Word{Parts: parts}
 	return as
 }
+
+// noUserHomes keeps a word that starts with ~NAME as it is written: the
+// interpreter would look the user up on the host (its password file, its
+// name service) and print the host's folder. The lab has no users; ~ and
+// ~/x are $HOME's, as before.
+func noUserHomes(node syntax.Node) {
+	syntax.Walk(node, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok && len(w.Parts) > 0 {
+			if first, ok := w.Parts[0].(*syntax.Lit); ok && namesUser(first.Value) {
+				name, rest, _ := strings.Cut(first.Value, "/")
+				parts := []syntax.WordPart{&syntax.SglQuoted{Value: name}}
+				if rest != "" || strings.Contains(first.Value, "/") {
+					parts = append(parts, &syntax.Lit{Value: "/" + rest})
+				}
+				w.Parts = append(parts, w.Parts[1:]...)
+			}
+		}
+		return true
+	})
+}
+
+// namesUser reports whether a word's first text is ~NAME.
+func namesUser(s string) bool {
+	return len(s) > 1 && s[0] == '~' && s[1] != '/'
+}

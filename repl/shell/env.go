@@ -92,7 +92,8 @@ func (e *env) Explore(ctx context.Context, args []string) error {
 	if e.s.cfg.Explore == nil {
 		return words.Failf("explore: not available here; run locklab explore FILE.lab")
 	}
-	call := ExploreCall{Args: args, InFile: e.InFile(), Read: e.s.readExplored, Stdout: e.hc.Stdout, Stderr: e.hc.Stderr}
+	call := ExploreCall{Args: args, InFile: e.InFile(), MayWrite: e.s.cfg.Interactive && !e.InFile(),
+		Read: e.s.readExplored, Stdout: e.hc.Stdout, Stderr: e.hc.Stderr}
 	if status := e.s.cfg.Explore(ctx, call); status != 0 {
 		return words.Status(status)
 	}

@@ -141,6 +141,7 @@ func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 		fmt.Fprintln(stderr, precheck.MissingArgs(src.Name, uses, len(src.Args)))
 	}
 	declarations(f)
+	noUserHomes(f)
 	framedFunctions(f)
 	jobs := s.jobs.Name(f)
 	if top {

@@ -54,7 +54,8 @@ type Config struct {
 // ExploreCall is an `explore ARGS` line of the language.
 type ExploreCall struct {
 	Args           []string
-	InFile         bool                              // it comes from a script, which writes no files
+	InFile         bool                              // it comes from a script
+	MayWrite       bool                              // a person typed it at the REPL: --save, --svg and --mermaid may write
 	Read           func(path string) ([]byte, error) // reads the script to explore, through the lab's view of files
 	Stdout, Stderr io.Writer
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/locklab/locklab/repl/labfs"
 )
 
 // Messages of shell words the lab refuses, each saying what to do
@@ -65,6 +67,9 @@ func shellRefusal(args []string) *Error {
 	if msg := shellWords[args[0]]; msg != "" {
 		return &Error{Status: refusalStatus(args[0]), Msg: args[0] + ": " + msg}
 	}
+	if args[0] == "pwd" && slices.Contains(args, "-P") {
+		return &Error{Status: 2, Msg: "pwd -P: the lab's folder is " + labfs.Root + ", which names no host folder: pwd says it"}
+	}
 	if (args[0] == "set" || args[0] == "shopt") && globsOn(args) {
 		return &Error{Status: 2, Msg: strings.Join(args, " ") + ": " + globMsg}
 	}
@@ -102,16 +107,23 @@ func refusalStatus(name string) int {
 }
 
 // globsOn reports whether a set or shopt line turns globbing on: `set
-// +f`, `set +o noglob`, `shopt -u -o noglob`.
+// +f`, `set +o noglob` (also after other options: `set -o errexit +o
+// noglob`), `shopt -u -o noglob`.
 func globsOn(args []string) bool {
-	noglob := slices.Contains(args, "noglob")
-	for _, a := range args[1:] {
+	if args[0] == "shopt" {
+		return slices.Contains(args, "noglob") && slices.ContainsFunc(args[1:], func(a string) bool { return strings.HasPrefix(a, "-") && strings.Contains(a, "u") })
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
-			return false
-		case args[0] == "set" && strings.HasPrefix(a, "+") && (strings.Contains(a, "f") || strings.Contains(a, "o") && noglob):
-			return true
-		case args[0] == "shopt" && strings.HasPrefix(a, "-") && strings.Contains(a, "u") && noglob:
+			return false // the rest are $1, $2 ...
+		case a == "+o" || a == "-o":
+			if i+1 < len(args) && a == "+o" && args[i+1] == "noglob" {
+				return true
+			}
+			i++ // the option's name
+		case strings.HasPrefix(a, "+") && strings.Contains(a, "f"):
 			return true
 		}
 	}

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	mrserver "github.com/alicebob/miniredis/v2/server"
+)
+
+// The embedded Redis runs scripts in gopher-lua with more of Lua than
+// Redis gives a script: dofile, loadfile and require read host files, and
+// debug, getfenv, loadstring and _G hand a script the globals to reach
+// them by a name it builds. A script that names one of them is refused as
+// Redis refuses a script that reads a global it lacks; print, which Redis
+// sends to its log, would write on the lab's terminal.
+var hostReaching = regexp.MustCompile(`\b(dofile|loadfile|require|module|package|debug|getfenv|setfenv|loadstring|load|_G|print|newproxy|collectgarbage)\b`)
+
+// scriptGuard is the embedded server's guard on scripts: one that names a
+// host-reaching global is refused, and one that ends in a panic of the
+// server (a script returning a Lua function) is an error reply and a
+// closed connection, not the end of locklab.
+type scriptGuard struct {
+	srv     *mrserver.Server
+	unlock  func() // the server's lock, which a panicking script leaves held
+	mu      sync.Mutex
+	running map[*mrserver.Peer]bool // peers whose script the guard is dispatching
+}
+
+// script handles EVAL, EVALSHA and SCRIPT LOAD, and says whether it did.
+func (g *scriptGuard) script(p *mrserver.Peer, cmd string, args []string) (handled bool) {
+	if body, ok := scriptBody(cmd, args); ok {
+		if name := hostReaching.FindString(body); name != "" {
+			p.WriteError("ERR user_script:1: Script attempted to access nonexistent global variable '" + name + "' (the embedded Redis, like Redis, gives scripts no way to the host)")
+			return true
+		}
+	}
+	if cmd != "EVAL" && cmd != "EVALSHA" && cmd != "EVAL_RO" && cmd != "EVALSHA_RO" || !g.enter(p) {
+		return false
+	}
+	defer g.leave(p)
+	defer func() {
+		if recover() != nil {
+			handled = true // else the server would run the command again
+			g.unlock()
+			p.WriteError("ERR the script returned a value Redis cannot send (a Lua function or userdata)")
+			p.Close()
+		}
+	}()
+	g.srv.Dispatch(p, append([]string{cmd}, args...))
+	return true
+}
+
+// scriptBody is the Lua source a command carries, if any.
+func scriptBody(cmd string, args []string) (string, bool) {
+	switch {
+	case (cmd == "EVAL" || cmd == "EVAL_RO") && len(args) > 0:
+		return args[0], true
+	case cmd == "SCRIPT" && len(args) > 1 && strings.EqualFold(args[0], "LOAD"):
+		return args[1], true
+	}
+	return "", false
+}
+
+// enter marks p's script as dispatched by the guard; false when it is
+// already (the guard's own Dispatch passing the hook again).
+func (g *scriptGuard) enter(p *mrserver.Peer) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running[p] {
+		return false
+	}
+	g.running[p] = true
+	return true
+}
+
+func (g *scriptGuard) leave(p *mrserver.Peer) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.running, p)
+}

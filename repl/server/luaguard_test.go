@@ -1,0 +1,43 @@
+package server_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/locklab/locklab/repl/server"
+)
+
+// TestScriptGuard: on the embedded Redis, a script that names a global
+// Redis does not give (dofile, loadfile, require, _G ...) is refused
+// before it runs, so no host file is read; a script that returns a Lua
+// function is an error reply, not a panic that ends locklab; and the
+// server goes on serving, an ordinary script included.
+func TestScriptGuard(t *testing.T) {
+	e, err := server.StartEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	c := redis.NewClient(&redis.Options{Addr: e.Addr(), Protocol: 2, MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	for _, body := range []string{"return dofile('/etc/passwd')", "return loadfile('/etc/passwd')", "return require('x')", "return _G['dof'..'ile']", "local f = loadstring; return 1"} {
+		err := c.Do(ctx, "EVAL", body, 0).Err()
+		if err == nil || !strings.Contains(err.Error(), "nonexistent global variable") {
+			t.Errorf("EVAL %q: %v, want it refused", body, err)
+		}
+		if err := c.Do(ctx, "SCRIPT", "LOAD", body).Err(); err == nil {
+			t.Errorf("SCRIPT LOAD %q was taken", body)
+		}
+	}
+	if err := c.Do(ctx, "EVAL", "return function() end", 0).Err(); err == nil || !strings.Contains(err.Error(), "cannot send") {
+		t.Errorf("EVAL returning a function: %v, want an error reply", err)
+	}
+	got, err := c.Do(ctx, "EVAL", "return redis.call('SET', KEYS[1], ARGV[1])", 1, "k", "v").Result()
+	if err != nil || got != "OK" {
+		t.Errorf("an ordinary script after them: %v, %v", got, err)
+	}
+}
