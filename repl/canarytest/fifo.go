@@ -49,8 +49,12 @@ func (tr *Tree) Watch() (stop func() []string) {
 
 // probe says who has the FIFO at path open, or "". It uses the system
 // calls themselves: an *os.File would wait in Go's poller instead of
-// answering EAGAIN.
+// answering EAGAIN. It holds ForkLock while its descriptor is open: a
+// child forked meanwhile (another test's locklab) would hold a copy until
+// its exec, and the next probe would take that copy for a reader.
 func probe(path string) string {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err == nil {
 		syscall.Close(fd)
