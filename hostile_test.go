@@ -107,9 +107,13 @@ func (o *observer) attack(t *testing.T, a attack) []string {
 }
 
 // leaks says what the output tells of the host: a canary's secret, the
-// leak marker, or (for a line that names no host path) the tree's path.
+// leak marker, or (for a line that names no host path) the tree's path;
+// and a Go panic, which ends locklab before its cleanup.
 func leaks(tr *canarytest.Tree, line, out string) []string {
 	var found []string
+	if strings.Contains(out, "panic: ") && strings.Contains(out, "\ngoroutine ") {
+		found = append(found, "locklab crashed: "+strings.SplitN(out[strings.Index(out, "panic: "):], "\n", 2)[0])
+	}
 	for _, s := range tr.Secrets() {
 		if strings.Contains(out, s) {
 			found = append(found, "printed the secret "+s)
