@@ -110,6 +110,15 @@ func (tr *Tree) AddScript(name, text string) error {
 	return nil
 }
 
+// Rebase takes the tree as it is now for the state Check compares with,
+// its canaries' access times set back: after a finding, the next check
+// reports only what comes after.
+func (tr *Tree) Rebase() {
+	tr.arm()
+	tr.before = tr.entries()
+	tr.checkHeldFIFO()
+}
+
 // Check says what happened to the tree since it was made: entries
 // created, removed or changed, canaries read, fifo.lab's secret taken.
 // Nothing is a finding when it returns none.
