@@ -55,7 +55,7 @@ func TestHostile(t *testing.T) {
 	for _, a := range attacks {
 		t.Run(fmt.Sprintf("%03d%c", a.at, a.mode), func(t *testing.T) {
 			t.Parallel()
-			if problems := o.attack(t, a); len(problems) > 0 {
+			if problems := o.judge(t, a); len(problems) > 0 {
 				notHeld.Add(1)
 				t.Errorf("NOT HELD: %s\n\t%s", a, strings.Join(problems, "\n\t"))
 				return
@@ -90,8 +90,8 @@ func readAttacks(t *testing.T, name string) []attack {
 	return out
 }
 
-// attack runs a in a fresh canary tree and says what it touched.
-func (o *observer) attack(t *testing.T, a attack) []string {
+// judge runs a in a fresh canary tree and says what it touched.
+func (o *observer) judge(t *testing.T, a attack) []string {
 	tr := canarytest.New(t)
 	r := o.run(t, tr, a.mode, tr.Expand(a.line))
 	problems := append(r.fifos, tr.Check()...)

@@ -56,7 +56,8 @@ func FuzzHostileScript(f *testing.F) {
 }
 
 // runHostile runs script in a fresh shell on the embedded Redis at addr,
-// for at most 3 s, and returns what it printed. mode 0 is a script file,
+// for at most 3 s (a run that ignores its end fails the test 7 s later),
+// and returns what it printed. mode 0 is a script file,
 // 1 is -c LINE, 2 is piped lines.
 func runHostile(t *testing.T, addr, dir string, mode int, script string) string {
 	sessions := session.NewSet(session.Target{Network: "tcp", Addr: addr})
@@ -76,7 +77,13 @@ func runHostile(t *testing.T, addr, dir string, mode int, script string) string 
 	case 1:
 		src.Whole, src.Summary = true, "-c"
 	}
-	sh.Run(ctx, src)
+	done := make(chan struct{})
+	go func() { sh.Run(ctx, src); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("mode %d script still runs 7 s after its end was asked (hung):\n%s\noutput:\n%s", mode, script, out.String())
+	}
 	return out.String()
 }
 
