@@ -11,6 +11,13 @@
 // the shell that tried stops, and its run starts no more jobs, so a fork
 // bomb (`f(){ f & f; }; f`) dies out.
 //
+// A job's own jobs run on when it ends, as in bash, but they are not lost:
+// every job counts, from its slot's reservation to its end, in the group
+// of the run it descends from (Group), whatever shell started it (a job,
+// a subshell, a pipeline's side), and a run's end waits for its group
+// (WaitGroup) after the interpreter's own wait, which sees only the jobs
+// of its own shell.
+//
 // The run's jobs (those started by a shell that is not itself a job) are
 // in a table, for bash's job control words: `jobs` lists them, `kill %N`
 // (%NAME, %%) cancels the context of the command a job runs (Bind) and

@@ -44,8 +44,10 @@ type limit struct {
 
 // run is the jobs of one context.
 type run struct {
-	live    int  // its slots
-	pending int  // its slots for jobs that have not started yet
+	live int // its slots
+	// pending are its slots for jobs that have not started yet, by the
+	// group each job counts in.
+	pending map[*group]int
 	full    bool // it met the limit: none of its jobs starts another
 	stop    func() bool
 }
@@ -83,7 +85,9 @@ func (j *Jobs) reserve(ctx context.Context, tell func(error)) error {
 	}
 	l.live++
 	r.live++
-	r.pending++
+	g := j.groupOf(ctx)
+	r.pending[g]++
+	g.join(1)
 	return nil
 }
 
@@ -95,7 +99,7 @@ func (l *limit) runOf(ctx context.Context) *run {
 	if r := l.runs[done]; r != nil {
 		return r
 	}
-	r := &run{stop: func() bool { return false }}
+	r := &run{pending: map[*group]int{}, stop: func() bool { return false }}
 	if done != nil {
 		r.stop = context.AfterFunc(ctx, func() { l.cancelled(done) })
 	}
@@ -106,9 +110,14 @@ func (l *limit) runOf(ctx context.Context) *run {
 func (l *limit) cancelled(done <-chan struct{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if r := l.runs[done]; r != nil {
-		l.release(done, r, r.pending)
-		r.pending = 0
+	r := l.runs[done]
+	if r == nil {
+		return
+	}
+	for g, n := range r.pending {
+		delete(r.pending, g)
+		g.leave(n)
+		l.release(done, r, n)
 	}
 }
 
@@ -131,13 +140,15 @@ func (j *Jobs) begin(ctx context.Context, stderr io.Writer) *hook {
 	l := &j.limit
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	done := ctx.Done()
+	done, g := ctx.Done(), j.groupOf(ctx)
 	r := l.runs[done]
-	if r == nil || r.pending == 0 {
+	if r == nil || r.pending[g] == 0 {
 		return h // its slot was freed when its context was cancelled
 	}
-	r.pending--
-	h.l, h.done, h.run = l, done, r
+	if r.pending[g]--; r.pending[g] == 0 {
+		delete(r.pending, g)
+	}
+	h.l, h.done, h.run, h.group = l, done, r, g
 	return h
 }
 
@@ -148,6 +159,7 @@ type hook struct {
 	l     *limit
 	done  <-chan struct{}
 	run   *run
+	group *group
 	job   *job
 	table *table
 }
@@ -165,6 +177,7 @@ func (h *hook) Close() error {
 		h.l = nil
 		l.mu.Lock()
 		defer l.mu.Unlock()
+		h.group.leave(1)
 		l.release(h.done, h.run, 1)
 	}
 	return nil

@@ -122,8 +122,7 @@ func (t *table) end(jb *job) {
 	if !jb.ended && jb.signal != 0 {
 		jb.status = 128 + jb.signal
 	}
-	jb.finished = true
-	jb.cancel()
+	jb.finished = true // its context stays: the jobs it started run on, as in bash, unless they were killed with it
 	close(jb.done)
 }
 
