@@ -103,6 +103,10 @@ func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {
 		return n.Stmts, true
 	case *syntax.Subshell:
 		return n.Stmts, true
+	case *syntax.CmdSubst: // x=$(book alice &): its output is alice's, not x's
+		return n.Stmts, true
+	case *syntax.CaseItem:
+		return n.Stmts, true
 	case *syntax.IfClause:
 		return n.Then, true
 	case *syntax.ForClause:

@@ -121,9 +121,9 @@ func newNotedShell(t *testing.T, addr string, db int, dir string) (_ *Shell, out
 }
 
 // TestJobsOfJobsAnyDepth: whatever shell starts the bidders (a job's
-// function's job, a subshell, the left side of a pipeline, a script a
-// job runs), the run's end waits for them and judges what they did. Each
-// way runs 10 times.
+// function's job, a subshell, the left side of a pipeline, a command
+// substitution, a case, a script a job runs), the run's end waits for
+// them and judges what they did. Each way runs 10 times.
 func TestJobsOfJobsAnyDepth(t *testing.T) {
 	dir := t.TempDir()
 	script := "book alice & book bob &\n" // no wait: its own end waits
@@ -135,6 +135,8 @@ func TestJobsOfJobsAnyDepth(t *testing.T) {
 		"g(){ book alice & book bob & }; f(){ g & }; f & wait",
 		"( book alice & book bob & ); wait",
 		"{ book alice & book bob & } | :; wait",
+		"x=$(book alice & book bob &); wait",
+		"case x in x) book alice & book bob & ;; esac; wait",
 		"./bid.sh & wait",
 		"{ { book alice & book bob & } & } &",
 	} {
