@@ -3,10 +3,10 @@
 // its command line (`./book_no_lock.sh alice &` is alice, `@bob CMD &` is
 // bob, `book carol &` is carol, else job1, job2 ...) and rewrites the job
 // so that its Redis commands go to that session's connection and its
-// output to that session's lines (/dev/locklab/NAME, which the shell's
-// open handler serves). Consecutive jobs (`a & b & wait`) share a start
-// barrier, so that a scripted race starts together rather than in
-// goroutine start-up order. Every job takes one of the shell's slots
+// output to that session's lines (a lane, which the shell's open handler
+// serves, and whose path no script can name: see laneDevice).
+// Consecutive jobs (`a & b & wait`) share a start barrier, so that a
+// scripted race starts together rather than in goroutine start-up order. Every job takes one of the shell's slots
 // (MaxJobs, 10,000) as it starts and frees it as it ends: past the limit,
 // the shell that tried stops, and its run starts no more jobs, so a fork
 // bomb (`f(){ f & f; }; f`) dies out.

@@ -20,14 +20,19 @@ const MaxJobs = 10000
 // starts, in the shell that starts it (`StartWord TEXT [SESSION]`): the
 // shell's call handler takes the job's slot with Reserve, and its place
 // in the table with Started. It starts with a NUL byte, which no word
-// typed or read from a file can contain.
+// typed or read from a file can contain. (A word made at run time can,
+// printf '\000job' | read -r w, and a trace shows the word: "$w" x takes
+// a slot for a job that never starts, which holds its own run's end
+// until Ctrl-C, as a long sleep would.)
 const StartWord = "\x00job"
 
 // jobHook is where every background job's stderr is first redirected:
 // the shell's open handler serves it with Begin, a writer to the job's
 // stderr as it was, whose close, when the job's statement ends, frees
-// the job's slot. Its NUL byte keeps scripts from naming it.
-const jobHook = "\x00job-slot"
+// the job's slot. As a lane (see laneDevice), it holds the secret no
+// script knows: one that named it could take a starting job's slot and
+// place in the table, and end the job there.
+var jobHook = "\x00job-slot-" + secret
 
 // IsHook reports whether path is a background job's hook (see Begin).
 func IsHook(path string) bool { return path == jobHook }
@@ -237,7 +242,7 @@ func sessionWord(st *syntax.Stmt) *syntax.Word {
 		return nil
 	}
 	parts := st.Redirs[0].Word.Parts
-	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != sessionDevice {
+	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != laneDevice {
 		return nil
 	}
 	return &syntax.Word{Parts: parts[1:2]}
