@@ -7,7 +7,7 @@
 // serves, and whose path no script can name: see laneDevice).
 // Consecutive jobs (`a & b & wait`) share a start barrier, so that a
 // scripted race starts together rather than in goroutine start-up order. Every job takes one of the shell's slots
-// (MaxJobs, 10,000) as it starts and frees it as it ends: past the limit,
+// (MaxJobs, 500) as it starts and frees it as it ends: past the limit,
 // the shell that tried stops, and its run starts no more jobs, so a fork
 // bomb (`f(){ f & f; }; f`) dies out.
 //

@@ -12,9 +12,16 @@ import (
 )
 
 // MaxJobs is how many background jobs may run at once, unless New is
-// given another limit: enough for any lesson, few enough that a fork
-// bomb (`f(){ f & f; }; f`) stays well under a gigabyte.
-const MaxJobs = 10000
+// given another limit. A lesson runs two or three at once (the shipped
+// scripts four at most, load's workers are no jobs), and each job that
+// sends a command holds a connection of its own. A fork bomb costs what
+// its jobs cost until the limit stops it: each is a subshell, a
+// goroutine and its stack, and the bomb's pipes, 100 to 250 µs of CPU
+// and 15 to 45 KB, almost all the interpreter's (what repl/jobs adds is
+// 2 to 3% of the CPU). At 10,000 the bombs of bench/forkbomb.sh took 0.4
+// to 1.9 s and 160 to 460 MB to stop on two cores, 2 to 8.5 s under a
+// load of 12; at 500, 0.06 to 0.12 s and 20 to 35 MB, 0.1 to 0.9 s.
+const MaxJobs = 500
 
 // StartWord is the command that runs just before each background job
 // starts, in the shell that starts it (`StartWord TEXT [SESSION]`): the
