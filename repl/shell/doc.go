@@ -9,7 +9,8 @@
 // dropped from the front of each line that starts an entry. A script is
 // read whole and checked before anything runs; an entry that starts
 // background jobs is a run of its own. Every run ends the same way: its
-// jobs finish, then its verdict and the summary of its expectations.
+// jobs finish, and the jobs they started, then its verdict and the
+// summary of its expectations.
 //
 // The interpreter is restricted. Its call handler and exec handler ask
 // repl/words what a command word means (words.Classify), and run it: a
