@@ -16,11 +16,6 @@ import (
 // commands go to.
 const SessionVar = "LOCKLAB_SESSION"
 
-// sessionDevice is the directory of the pseudo-files a job's output is
-// redirected to: the open handler turns /dev/locklab/NAME into that
-// session's line writer.
-const sessionDevice = "/dev/locklab/"
-
 // barrierWait bounds how long a job waits at the start barrier for the
 // other jobs of its group (one that never sends a command must not hang
 // the rest).
@@ -102,6 +97,10 @@ func stmtList(n syntax.Node) ([]*syntax.Stmt, bool) {
 	case *syntax.Block:
 		return n.Stmts, true
 	case *syntax.Subshell:
+		return n.Stmts, true
+	case *syntax.CmdSubst: // x=$(book alice &): its output is alice's, not x's
+		return n.Stmts, true
+	case *syntax.CaseItem:
 		return n.Stmts, true
 	case *syntax.IfClause:
 		return n.Then, true
@@ -217,10 +216,10 @@ func bindJob(st *syntax.Stmt, name string, word *syntax.Word) {
 	st.Redirs = append([]*syntax.Redirect{out, errs}, st.Redirs...)
 }
 
-// deviceWord is /dev/locklab/NAME+suffix, with NAME the (maybe not yet
-// expanded) session word.
+// deviceWord is the lane of session NAME (see laneDevice), +suffix, with
+// NAME the (maybe not yet expanded) session word.
 func deviceWord(name *syntax.Word, suffix string) *syntax.Word {
-	parts := []syntax.WordPart{&syntax.SglQuoted{Value: sessionDevice}}
+	parts := []syntax.WordPart{&syntax.SglQuoted{Value: laneDevice}}
 	parts = append(parts, &syntax.DblQuoted{Parts: name.Parts})
 	return &syntax.Word{Parts: append(parts, &syntax.SglQuoted{Value: suffix})}
 }

@@ -29,13 +29,16 @@ func (j *Jobs) kill(args []string) error {
 			continue
 		}
 		j.table.mu.Lock()
-		if jb.finished {
+		finished := jb.finished
+		if finished {
 			msgs = append(msgs, fmt.Sprintf("kill: %s: the job has already ended", spec))
 		} else if jb.signal == 0 {
 			jb.signal = sig
 		}
 		j.table.mu.Unlock()
-		jb.cancel()
+		if !finished { // the jobs an ended job started are on their own, as in bash
+			jb.cancel()
+		}
 	}
 	return failure(1, msgs)
 }

@@ -12,22 +12,34 @@ import (
 )
 
 // MaxJobs is how many background jobs may run at once, unless New is
-// given another limit: enough for any lesson, few enough that a fork
-// bomb (`f(){ f & f; }; f`) stays well under a gigabyte.
-const MaxJobs = 10000
+// given another limit. A lesson runs two or three at once (the shipped
+// scripts four at most, load's workers are no jobs), and each job that
+// sends a command holds a connection of its own. A fork bomb costs what
+// its jobs cost until the limit stops it: each is a subshell, a
+// goroutine and its stack, and the bomb's pipes, 100 to 250 µs of CPU
+// and 15 to 45 KB, almost all the interpreter's (what repl/jobs adds is
+// 2 to 3% of the CPU). At 10,000 the bombs of bench/forkbomb.sh took 0.4
+// to 1.9 s and 160 to 460 MB to stop on two cores, 2 to 8.5 s under a
+// load of 12; at 500, 0.06 to 0.12 s and 20 to 35 MB, 0.1 to 0.9 s.
+const MaxJobs = 500
 
 // StartWord is the command that runs just before each background job
 // starts, in the shell that starts it (`StartWord TEXT [SESSION]`): the
 // shell's call handler takes the job's slot with Reserve, and its place
 // in the table with Started. It starts with a NUL byte, which no word
-// typed or read from a file can contain.
+// typed or read from a file can contain. (A word made at run time can,
+// printf '\000job' | read -r w, and a trace shows the word: "$w" x takes
+// a slot for a job that never starts, which holds its own run's end
+// until Ctrl-C, as a long sleep would.)
 const StartWord = "\x00job"
 
 // jobHook is where every background job's stderr is first redirected:
 // the shell's open handler serves it with Begin, a writer to the job's
 // stderr as it was, whose close, when the job's statement ends, frees
-// the job's slot. Its NUL byte keeps scripts from naming it.
-const jobHook = "\x00job-slot"
+// the job's slot. As a lane (see laneDevice), it holds the secret no
+// script knows: one that named it could take a starting job's slot and
+// place in the table, and end the job there.
+var jobHook = "\x00job-slot-" + secret
 
 // IsHook reports whether path is a background job's hook (see Begin).
 func IsHook(path string) bool { return path == jobHook }
@@ -44,8 +56,10 @@ type limit struct {
 
 // run is the jobs of one context.
 type run struct {
-	live    int  // its slots
-	pending int  // its slots for jobs that have not started yet
+	live int // its slots
+	// pending are its slots for jobs that have not started yet, by the
+	// group each job counts in.
+	pending map[*group]int
 	full    bool // it met the limit: none of its jobs starts another
 	stop    func() bool
 }
@@ -83,7 +97,9 @@ func (j *Jobs) reserve(ctx context.Context, tell func(error)) error {
 	}
 	l.live++
 	r.live++
-	r.pending++
+	g := j.groupOf(ctx)
+	r.pending[g]++
+	g.join(1)
 	return nil
 }
 
@@ -95,7 +111,7 @@ func (l *limit) runOf(ctx context.Context) *run {
 	if r := l.runs[done]; r != nil {
 		return r
 	}
-	r := &run{stop: func() bool { return false }}
+	r := &run{pending: map[*group]int{}, stop: func() bool { return false }}
 	if done != nil {
 		r.stop = context.AfterFunc(ctx, func() { l.cancelled(done) })
 	}
@@ -106,9 +122,14 @@ func (l *limit) runOf(ctx context.Context) *run {
 func (l *limit) cancelled(done <-chan struct{}) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if r := l.runs[done]; r != nil {
-		l.release(done, r, r.pending)
-		r.pending = 0
+	r := l.runs[done]
+	if r == nil {
+		return
+	}
+	for g, n := range r.pending {
+		delete(r.pending, g)
+		g.leave(n)
+		l.release(done, r, n)
 	}
 }
 
@@ -131,13 +152,15 @@ func (j *Jobs) begin(ctx context.Context, stderr io.Writer) *hook {
 	l := &j.limit
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	done := ctx.Done()
+	done, g := ctx.Done(), j.groupOf(ctx)
 	r := l.runs[done]
-	if r == nil || r.pending == 0 {
+	if r == nil || r.pending[g] == 0 {
 		return h // its slot was freed when its context was cancelled
 	}
-	r.pending--
-	h.l, h.done, h.run = l, done, r
+	if r.pending[g]--; r.pending[g] == 0 {
+		delete(r.pending, g)
+	}
+	h.l, h.done, h.run, h.group = l, done, r, g
 	return h
 }
 
@@ -148,6 +171,7 @@ type hook struct {
 	l     *limit
 	done  <-chan struct{}
 	run   *run
+	group *group
 	job   *job
 	table *table
 }
@@ -165,6 +189,7 @@ func (h *hook) Close() error {
 		h.l = nil
 		l.mu.Lock()
 		defer l.mu.Unlock()
+		h.group.leave(1)
 		l.release(h.done, h.run, 1)
 	}
 	return nil
@@ -224,7 +249,7 @@ func sessionWord(st *syntax.Stmt) *syntax.Word {
 		return nil
 	}
 	parts := st.Redirs[0].Word.Parts
-	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != sessionDevice {
+	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != laneDevice {
 		return nil
 	}
 	return &syntax.Word{Parts: parts[1:2]}

@@ -48,3 +48,36 @@ func TestLimitFreesSlots(t *testing.T) {
 		t.Error("a run that met the limit started a job while its own still ran")
 	}
 }
+
+// TestGroupWaitsForEveryJob: a group's wait lasts while any job started
+// under it holds a slot, however deep its group (one inside the other):
+// from the job's reservation, before it starts, to its end; a job that
+// never starts (its context cancelled) leaves the group too.
+func TestGroupWaitsForEveryJob(t *testing.T) {
+	j := New(0)
+	outer := j.Group(context.Background())
+	inner, cancel := context.WithCancel(j.Group(outer))
+	if err := j.Reserve(inner); err != nil {
+		t.Fatal(err)
+	}
+	waited := func(d time.Duration) bool {
+		ctx, stop := context.WithTimeout(outer, d)
+		defer stop()
+		return j.WaitGroup(ctx) == nil
+	}
+	if waited(20 * time.Millisecond) {
+		t.Fatal("the wait ended while a job was about to start")
+	}
+	hook := j.Begin(inner, io.Discard)
+	if err := j.Reserve(inner); err != nil { // a second job, which never starts
+		t.Fatal(err)
+	}
+	hook.Close()
+	if waited(20 * time.Millisecond) {
+		t.Fatal("the wait ended while a job was still to start")
+	}
+	cancel()
+	if !waited(5 * time.Second) {
+		t.Error("the wait went on after every job ended or was cancelled")
+	}
+}

@@ -18,7 +18,8 @@ import (
 const jobVar = "LOCKLAB_JOB"
 
 // endWord runs last in every background job (see guardJobs): it keeps
-// the job's status. Its NUL byte keeps scripts from naming it.
+// the job's status. Its NUL byte keeps it from being typed; a script
+// that makes it at run time (see StartWord) only exits with it.
 const endWord = "\x00job-end"
 
 // job is one background job of the run, as `jobs` lists it.
@@ -122,8 +123,7 @@ func (t *table) end(jb *job) {
 	if !jb.ended && jb.signal != 0 {
 		jb.status = 128 + jb.signal
 	}
-	jb.finished = true
-	jb.cancel()
+	jb.finished = true // its context stays: the jobs it started run on, as in bash, unless they were killed with it
 	close(jb.done)
 }
 
@@ -192,19 +192,6 @@ func (j *Jobs) Call(ctx context.Context, args []string) (_ []string, ok bool, er
 		j.Forget() // the jobs that ended are reaped
 	}
 	return nil, false, nil
-}
-
-// SessionFile parses /dev/locklab/NAME[/err].
-func SessionFile(path string) (name string, stderr, ok bool) {
-	rest, found := strings.CutPrefix(path, sessionDevice)
-	if !found {
-		return "", false, false
-	}
-	name, stderr = strings.CutSuffix(rest, "/err")
-	if name == "" || name == "/err" {
-		name = "job" // `book $w &` with $w empty
-	}
-	return name, stderr, true
 }
 
 // heldJob is the job whose hook w is (nil: none, or a job inside one).

@@ -9,7 +9,8 @@
 // dropped from the front of each line that starts an entry. A script is
 // read whole and checked before anything runs; an entry that starts
 // background jobs is a run of its own. Every run ends the same way: its
-// jobs finish, then its verdict and the summary of its expectations.
+// jobs finish, and the jobs they started, then its verdict and the
+// summary of its expectations.
 //
 // Each entry is handed to the history (the REPL's) after it ran, unless
 // a command it sent, its background jobs' included, carried a secret

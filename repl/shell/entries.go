@@ -61,7 +61,7 @@ func (s *Shell) runEntries(ctx context.Context, r *interp.Runner, src Source) er
 	stream.End(ctx) // a SUBSCRIBE job would hold the wait below for ever
 	if !r.Exited() && (src.Summary != "" || len(e.jobs) > 0) {
 		e.withEntry(ctx, entryKind{waits: true, quiet: true}, func(ctx context.Context) error { // Ctrl-C stops the jobs waited for
-			return r.Run(ctx, waitStmt) // the run's jobs finish before its verdict, as if it ended in wait
+			return s.waitAll(ctx, r) // the run's jobs finish before its verdict, as if it ended in wait
 		})
 	}
 	if !s.jobs.Running() {
@@ -177,11 +177,11 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 		e.s.beginRun(len(named) > 0, named) // else it joins the run of the jobs still running: their gutters stay
 	}
 	return e.withEntry(ctx, entryKind{waits: jobs.Calls(f, "wait"), jobs: jobs.Starts(f)}, func(ctx context.Context) error {
+		ctx = e.s.jobs.Group(ctx) // the entry's jobs, and the jobs they start
 		err := e.r.Run(context.WithValue(ctx, lineBaseKey{}, e.base), f)
 		e.s.out.Flush()
-		if len(named) > 0 && e.src.Prompt != nil && endsInWait(stmts) && ctx.Err() == nil && e.s.rec.Judged() {
-			mainOut, _ := e.s.out.Writers(session.Main)
-			e.s.verdict(ctx, mainOut)
+		if len(named) > 0 && e.src.Prompt != nil && endsInWait(stmts) {
+			e.verdict(ctx)
 		}
 		return err
 	})
@@ -225,6 +225,18 @@ func (e *entries) rememberHeld() {
 		}
 	}
 	e.held = nil
+}
+
+// verdict ends an entry typed at the prompt that starts jobs and waits
+// for them: once the jobs its jobs started have ended too (its wait saw
+// only its own), the verdict on what they did.
+func (e *entries) verdict(ctx context.Context) {
+	if e.s.jobs.WaitGroup(ctx) != nil || ctx.Err() != nil || !e.s.rec.Judged() {
+		return // Ctrl-C
+	}
+	e.s.out.Flush()
+	mainOut, _ := e.s.out.Writers(session.Main)
+	e.s.verdict(ctx, mainOut)
 }
 
 // entryKind is what Ctrl-C must reach in an entry: the jobs it starts,

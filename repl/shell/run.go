@@ -78,9 +78,11 @@ const (
 	outermost              // what locklab was given to run
 )
 
-// run runs src in r.
+// run runs src in r. Every job it starts, and every job those start,
+// counts in a group of its own (see jobs.Group), which its end waits for.
 func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, sc scope) error {
 	ctx = stream.Scope(ctx) // a SUBSCRIBE in one of its jobs ends with its main lines
+	ctx = s.jobs.Group(ctx)
 	if !src.Whole {
 		err := s.runEntries(ctx, r, src) // its jobs are waited for as an entry of its own
 		return s.end(ctx, src, sc, err)
@@ -98,7 +100,7 @@ func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, sc scope)
 	err = s.runWhole(ctx, r, src, f)
 	stream.End(ctx)
 	if ctx.Err() == nil && !r.Exited() {
-		r.Run(ctx, waitStmt) // a script's jobs finish before it ends, as if it ended in wait
+		s.waitAll(ctx, r) // a script's jobs finish before it ends, as if it ended in wait
 	}
 	return s.end(ctx, src, sc, err)
 }
@@ -115,6 +117,17 @@ func (s *Shell) end(ctx context.Context, src Source, sc scope, err error) error 
 		s.verdict(ctx, mainOut)
 	}
 	return s.finish(src.Summary, err, sc == outermost)
+}
+
+// waitAll is the wait at a run's end: for the jobs r started (the
+// interpreter's wait), then for the jobs those started, at any depth,
+// which r's wait does not see (`both(){ book alice & book bob & }; both &`).
+// Ctrl-C (ctx's end) stops it.
+func (s *Shell) waitAll(ctx context.Context, r *interp.Runner) error {
+	if err := r.Run(ctx, waitStmt); err != nil {
+		return err
+	}
+	return s.jobs.WaitGroup(ctx)
 }
 
 // waitStmt is `wait`, run at the end of a run; interruptedStmt is
