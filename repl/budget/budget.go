@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"sync"
@@ -61,6 +62,7 @@ func Guard(ctx context.Context) (guarded context.Context, release func()) {
 	guards.runs[g] = true
 	if !guards.watched {
 		guards.watched = true
+		debug.SetMemoryLimit(int64(Memory())) // the collector works harder near the budget: garbage does not pile up past it
 		go watch()
 	}
 	guards.Unlock()
