@@ -169,9 +169,7 @@ func (e *entries) run(ctx context.Context, stmts []*syntax.Stmt) error {
 		_, stderr := e.s.out.Writers(session.Main)
 		fmt.Fprintf(stderr, "locklab: this uses $%d, which is empty at the prompt: a pasted script body needs its argument (run the file: ./book_no_lock.sh alice)\n", uses)
 	}
-	declarations(f)
-	noUserHomes(f)
-	framedFunctions(f)
+	rewrite(f)
 	named := e.s.jobs.Name(f)
 	if len(named) > 0 || !e.s.jobs.Running() {
 		e.s.beginRun(len(named) > 0, named) // else it joins the run of the jobs still running: their gutters stay

@@ -153,9 +153,7 @@ func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 		_, stderr := s.out.Writers(session.Main)
 		fmt.Fprintln(stderr, precheck.MissingArgs(src.Name, uses, len(src.Args)))
 	}
-	declarations(f)
-	noUserHomes(f)
-	framedFunctions(f)
+	rewrite(f)
 	jobs := s.jobs.Name(f)
 	if top {
 		s.beginRun(true, jobs)

@@ -6,6 +6,16 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// rewrite is what every parsed entry or script goes through before it
+// runs, besides its jobs' naming (jobs.Name): declarations as bash makes
+// them, ~NAME kept from the host's users, and a frame for each function's
+// depth.
+func rewrite(f *syntax.File) {
+	declarations(f)
+	noUserHomes(f)
+	framedFunctions(f)
+}
+
 // declarations turns the declaration words a POSIX parse leaves as plain
 // commands (export, readonly, local, declare, typeset) into the
 // declarations bash would make of them, which the interpreter runs; as
