@@ -46,3 +46,37 @@ func TestScriptGuard(t *testing.T) {
 		t.Errorf("an ordinary script after them: %v, %v", got, err)
 	}
 }
+
+// TestScriptGuardReadsCode: a name in a string or a comment reaches
+// nothing and is not refused; the same name in code is, however the
+// strings and comments around it are written.
+func TestScriptGuardReadsCode(t *testing.T) {
+	e, err := server.StartEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	c := redis.NewClient(&redis.Options{Addr: e.Addr(), Protocol: 2, MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	for _, body := range []string{
+		"-- load the counter, then print it\nreturn redis.call('GET', 'lock:load')",
+		"--[[ dofile(x) ]] return \"_G\" .. 'require'",
+		"return [==[ loadfile ]] still ]==]",
+		"return 'it\\'s load'",
+	} {
+		if err := c.Do(ctx, "EVAL", body, 0).Err(); err != nil && err != redis.Nil {
+			t.Errorf("EVAL %q: %v, want it run", body, err)
+		}
+	}
+	for _, body := range []string{
+		"return 'x' .. dofile('/etc/passwd')",
+		"--[[ c ]] local f = load; return 1",
+		"return [[s]], _G",
+		"local s = \"a\\\"\" return loadstring(s)",
+	} {
+		if err := c.Do(ctx, "EVAL", body, 0).Err(); err == nil || !strings.Contains(err.Error(), "nonexistent global") {
+			t.Errorf("EVAL %q: %v, want it refused", body, err)
+		}
+	}
+}
