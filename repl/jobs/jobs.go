@@ -201,7 +201,7 @@ func nameWord(st *syntax.Stmt) *syntax.Word {
 func bindJob(st *syntax.Stmt, name string, word *syntax.Word) {
 	value := word
 	if value == nil {
-		value = litWord(name)
+		value = QuotedWord(name)
 	}
 	assign := &syntax.Assign{Name: &syntax.Lit{Value: SessionVar}, Value: value}
 	if call, ok := st.Cmd.(*syntax.CallExpr); ok {
@@ -224,7 +224,9 @@ func deviceWord(name *syntax.Word, suffix string) *syntax.Word {
 	return &syntax.Word{Parts: append(parts, &syntax.SglQuoted{Value: suffix})}
 }
 
-func litWord(s string) *syntax.Word {
+// QuotedWord is a word of s as it is: single-quoted, which keeps a NUL
+// byte (the hooks' and lanes' names).
+func QuotedWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: s}}}
 }
 
@@ -251,7 +253,7 @@ func (j *Jobs) addBarrier(n int) string {
 
 // setBarrier adds the group's barrier to a bound job's environment.
 func setBarrier(st *syntax.Stmt, id string) {
-	assign := &syntax.Assign{Name: &syntax.Lit{Value: barrierVar}, Value: litWord(id)}
+	assign := &syntax.Assign{Name: &syntax.Lit{Value: barrierVar}, Value: QuotedWord(id)}
 	switch cmd := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		cmd.Assigns = append([]*syntax.Assign{assign}, cmd.Assigns...)

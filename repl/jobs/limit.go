@@ -233,7 +233,7 @@ func guardList(list []*syntax.Stmt, texts map[*syntax.Stmt]string) []*syntax.Stm
 		inner := *st
 		inner.Background = false
 		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{idStmt(), &inner, callStmt(endWord)}}
-		st.Redirs = []*syntax.Redirect{{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: litWord(jobHook)}}
+		st.Redirs = []*syntax.Redirect{{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: QuotedWord(jobHook)}}
 		out = append(out, start, st)
 	}
 	if out == nil {
@@ -258,14 +258,14 @@ func sessionWord(st *syntax.Stmt) *syntax.Word {
 // idStmt is `LOCKLAB_JOB=$LOCKLAB_NEXT_JOB`.
 func idStmt() *syntax.Stmt {
 	next := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: nextVar}}}}
-	return &syntax.Stmt{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: jobVar}, Value: next}}}}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: IDVar}, Value: next}}}}
 }
 
 // callStmt is a statement calling words, each taken as it is.
 func callStmt(words ...string) *syntax.Stmt {
 	call := &syntax.CallExpr{}
 	for _, w := range words {
-		call.Args = append(call.Args, litWord(w))
+		call.Args = append(call.Args, QuotedWord(w))
 	}
 	return &syntax.Stmt{Cmd: call}
 }

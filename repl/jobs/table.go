@@ -12,10 +12,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// jobVar names, in a job's variables, the job it belongs to: its id in
+// IDVar names, in a job's variables, the job it belongs to: its id in
 // the table (never reused, unlike its number). A job started inside
 // another keeps the outer one's: it is part of it, as in a subshell.
-const jobVar = "LOCKLAB_JOB"
+const IDVar = "LOCKLAB_JOB"
 
 // endWord runs last in every background job (see guardJobs): it keeps
 // the job's status. Its NUL byte keeps it from being typed; a script
@@ -90,7 +90,7 @@ func (j *Jobs) Started(ctx context.Context, args []string) []string {
 // Started made, unless it runs inside another job.
 func (j *Jobs) claim(ctx context.Context) *job {
 	hc, ok := handlerCtx(ctx)
-	if !ok || hc.Env.Get(jobVar).IsSet() || ctx.Value(jobKey{}) != nil {
+	if !ok || hc.Env.Get(IDVar).IsSet() || ctx.Value(jobKey{}) != nil {
 		return nil
 	}
 	id, _ := strconv.Atoi(hc.Env.Get(nextVar).String())
@@ -148,7 +148,7 @@ func (j *Jobs) lookup(ctx context.Context) *job {
 	if jb, ok := ctx.Value(jobKey{}).(*job); ok {
 		return jb
 	}
-	v := interp.HandlerCtx(ctx).Env.Get(jobVar)
+	v := interp.HandlerCtx(ctx).Env.Get(IDVar)
 	if !v.IsSet() {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/jobs"
 	"github.com/locklab/locklab/repl/words"
 )
 
@@ -35,7 +36,7 @@ func framedFunctions(node syntax.Node) {
 	syntax.Walk(node, func(n syntax.Node) bool {
 		fn, ok := n.(*syntax.FuncDecl)
 		if ok && !framed(fn.Body) {
-			hook := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: quoted(frameHook)}
+			hook := &syntax.Redirect{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: jobs.QuotedWord(frameHook)}
 			fn.Body = &syntax.Stmt{Cmd: &syntax.Block{Stmts: []*syntax.Stmt{fn.Body}}, Redirs: []*syntax.Redirect{hook}}
 		}
 		return true
@@ -50,17 +51,12 @@ func framed(body *syntax.Stmt) bool {
 	return ok && q.Value == frameHook
 }
 
-// quoted is a word of s as it is: single-quoted, which keeps a NUL byte.
-func quoted(s string) *syntax.Word {
-	return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: s}}}
-}
-
 // enter opens a frame of the caller's job, or fails past MaxDepth (an
 // error that is no *os.PathError halts the interpreter, as bash ends the
 // command past FUNCNEST; at the REPL, the next entry runs).
 func (f *frames) enter(ctx context.Context) (io.ReadWriteCloser, error) {
 	hc := interp.HandlerCtx(ctx)
-	job := hc.Env.Get("LOCKLAB_JOB").String() // the job's id (repl/jobs), "" in main
+	job := hc.Env.Get(jobs.IDVar).String() // "" in main
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.depth == nil {
