@@ -17,13 +17,7 @@ import (
 // server goes on serving, an ordinary script included, on a new
 // connection.
 func TestScriptGuard(t *testing.T) {
-	e, err := server.StartEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Close)
-	c := redis.NewClient(&redis.Options{Addr: e.Addr(), Protocol: 2, MaxRetries: -1})
-	t.Cleanup(func() { c.Close() })
+	e, c := embeddedClient(t)
 	ctx := context.Background()
 	for _, body := range []string{"return dofile('/etc/passwd')", "return loadfile('/etc/passwd')", "return require('x')", "return _G['dof'..'ile']", "local f = loadstring; return 1"} {
 		err := c.Do(ctx, "EVAL", body, 0).Err()
@@ -39,8 +33,7 @@ func TestScriptGuard(t *testing.T) {
 	}
 	// That connection is closed after its error (a reply cut half-way
 	// would put the next ones out of step); a new one is served.
-	fresh := redis.NewClient(&redis.Options{Addr: e.Addr(), Protocol: 2, MaxRetries: -1})
-	t.Cleanup(func() { fresh.Close() })
+	fresh := client(t, e.Addr())
 	got, err := fresh.Do(ctx, "EVAL", "return redis.call('SET', KEYS[1], ARGV[1])", 1, "k", "v").Result()
 	if err != nil || got != "OK" {
 		t.Errorf("an ordinary script after them: %v, %v", got, err)
@@ -51,13 +44,7 @@ func TestScriptGuard(t *testing.T) {
 // nothing and is not refused; the same name in code is, however the
 // strings and comments around it are written.
 func TestScriptGuardReadsCode(t *testing.T) {
-	e, err := server.StartEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Close)
-	c := redis.NewClient(&redis.Options{Addr: e.Addr(), Protocol: 2, MaxRetries: -1})
-	t.Cleanup(func() { c.Close() })
+	_, c := embeddedClient(t)
 	ctx := context.Background()
 	for _, body := range []string{
 		"-- load the counter, then print it\nreturn redis.call('GET', 'lock:load')",
@@ -79,4 +66,22 @@ func TestScriptGuardReadsCode(t *testing.T) {
 			t.Errorf("EVAL %q: %v, want it refused", body, err)
 		}
 	}
+}
+
+// embeddedClient is an embedded Redis and a client of it that never
+// retries (a retry would hide a closed connection).
+func embeddedClient(t *testing.T) (*server.Embedded, *redis.Client) {
+	t.Helper()
+	e, err := server.StartEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	return e, client(t, e.Addr())
+}
+
+func client(t *testing.T, addr string) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2, MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	return c
 }
