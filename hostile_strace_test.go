@@ -22,7 +22,7 @@ type observer struct {
 
 // benignLines are what a lab does every day: the allowed set of file
 // system calls is what they make, in each mode, not a list guessed by
-// hand. The reads of Go's runtime and libc are among them; the
+// hand. The start-up reads of Go's runtime and libc are among them; the
 // resolver's files (/etc/hosts ...) come with the localhost lookup.
 var benignLines = []string{
 	`echo hi; ./hello.sh w; run x.lab; run sub/inner.lab; source hello.sh a; [ -e x.lab ] && [ -e /dev/null ] && echo x > /dev/null`,
@@ -30,10 +30,6 @@ var benignLines = []string{
 	`redis-cli -h localhost -p 1 PING`,
 	`explore x.lab; explore double-booking.lab`,
 	`f() { echo "$1"; }; f a & wait; x=$(echo sub); echo "$x"`,
-	// A run that lasts: Go's runtime looks at the CPUs again as it runs
-	// (/sys/devices/system/cpu/online), which a slow attack's run on a
-	// busy machine met and a quick baseline never did.
-	`sleep 1.5; PING`,
 }
 
 // newObserver finds locklab and strace and runs the benign lines. A
