@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/app"
-	"github.com/locklab/locklab/repl/cliflags"
-	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/cli/cliflags"
+	"github.com/locklab/locklab/repl/cli/output"
 )
 
 const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | CMD [ARG ...]]

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/explore"
-	"github.com/locklab/locklab/repl/labfs"
-	"github.com/locklab/locklab/repl/output"
-	"github.com/locklab/locklab/repl/shell"
-	"github.com/locklab/locklab/repl/shellquote"
+	"github.com/locklab/locklab/repl/lang/labfs"
+	"github.com/locklab/locklab/repl/lang/shell"
+	"github.com/locklab/locklab/repl/lang/shellquote"
 )
 
 // isExplore reports whether the command line is `locklab explore ...`.

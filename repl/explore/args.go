@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locklab/locklab/repl/check"
-	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/lab/check"
 )
 
 // Usage is the explore command's syntax.
