@@ -215,5 +215,5 @@ func (s *Shell) Timeline(ctx context.Context) timeline.Timeline {
 // DrawTimeline draws the run's timeline on the lab's output, width
 // columns wide.
 func (s *Shell) DrawTimeline(ctx context.Context, width int) {
-	s.out.Drawing(s.out.Draw(s.Timeline(ctx), width, false))
+	s.out.Drawing(timeline.Draw(s.out, s.Timeline(ctx), width, false))
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
@@ -33,7 +32,7 @@ func timelineWord(ctx context.Context, env Env, args []string) error {
 			return &Error{Status: 2, Msg: fmt.Sprintf("timeline: unknown option %q\nusage: %s", args[i], timelineUsage)}
 		}
 	}
-	fmt.Fprint(env.Stdout(), env.Output().Draw(Picture(ctx, env), width, compact))
+	fmt.Fprint(env.Stdout(), timeline.Draw(env.Output(), Picture(ctx, env), width, compact))
 	return nil
 }
 
@@ -46,7 +45,7 @@ func exportWord(ctx context.Context, env Env, format, file string) error {
 	if env.InFile() || !env.Interactive() {
 		return Failf("timeline --%s: scripts write no files; run `locklab --%s %s SCRIPT` instead", format, format, file)
 	}
-	if err := output.Export(Picture(ctx, env), format, file); err != nil {
+	if err := timeline.Export(Picture(ctx, env), format, file); err != nil {
 		return Failf("timeline %v", err)
 	}
 	fmt.Fprintf(env.Stdout(), "wrote the run's timeline to %s\n", file)
