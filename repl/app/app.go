@@ -20,6 +20,8 @@ import (
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/explore"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/probe"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/labfs"
@@ -60,6 +62,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer awaitEndSignal()    // a signal that ends locklab ends it, not a status
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
+	installWords(in.opts)
 	if isExplore(o) {
 		return runExplore(o, stdout, stderr) // servers of its own, one per schedule
 	}
@@ -77,6 +80,12 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())
+}
+
+// installWords gives the language every feature's words: the lab's (the
+// lesson's checks, load, failover, Redlock, the macros), then explore's.
+func installWords(o Options) {
+	words.Install(lab.Words(), explore.Words(explore.WordOptions{Color: o.color, Scripts: o.Scripts}))
 }
 
 // openTarget starts the embedded Redis, unless a server was named.
@@ -186,9 +195,6 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width:   func() int { return terminalWidth(in.stdout) },
 		Scripts: in.opts.Scripts,
-		Explore: func(ctx context.Context, call shell.ExploreCall) int {
-			return exploreArgs(ctx, in.opts, call)
-		},
 	})
 	if sh != nil {
 		in.shells = append(in.shells, sh)
