@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/expect"
+	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
