@@ -126,8 +126,8 @@ func certRules() Policy {
 }
 
 // programRules let program (redis-server) run: the file, the dynamic
-// loader its ELF header names, and the library folders beside it
-// (PREFIX/lib for PREFIX/bin) and in its RUNPATH.
+// loader its ELF header names, and the library folder beside it
+// (PREFIX/lib for PREFIX/bin).
 func programRules(program string) Policy {
 	if program == "" {
 		return nil
@@ -147,14 +147,6 @@ func programRules(program string) Policy {
 		if prog.Type == elf.PT_INTERP {
 			interp, _ := io.ReadAll(prog.Open())
 			p = append(p, Rule{strings.TrimRight(string(interp), "\x00"), ReadExec, "redis-server's dynamic loader"})
-		}
-	}
-	for _, tag := range []elf.DynTag{elf.DT_RUNPATH, elf.DT_RPATH} {
-		paths, _ := f.DynString(tag)
-		for _, list := range paths {
-			for _, dir := range filepath.SplitList(strings.ReplaceAll(list, "$ORIGIN", filepath.Dir(real))) {
-				p = append(p, Rule{dir, Read, "redis-server's libraries (its RUNPATH)"})
-			}
 		}
 	}
 	return p
