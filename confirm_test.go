@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/cli/redistest"
 )
 
 // confirmCommands run, in order, through both the real redis-cli and

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locklab/locklab/repl/canarytest"
+	"github.com/locklab/locklab/repl/lang/canarytest"
 )
 
 // access is one file system call from strace's log: the call, the path

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locklab/locklab/repl/canarytest"
+	"github.com/locklab/locklab/repl/lang/canarytest"
 )
 
 // observer runs locklab from outside: the binary (the test binary under

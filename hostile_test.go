@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/canarytest"
+	"github.com/locklab/locklab/repl/lang/canarytest"
 )
 
 // attack is one line of testdata/hostile/attacks.txt in one of its modes:

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/cli/redistest"
 )
 
 // labRuns is how many times each shipped .lab script runs on each kind of

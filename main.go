@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/app"
-	"github.com/locklab/locklab/repl/cliflags"
-	"github.com/locklab/locklab/repl/output"
+	"github.com/locklab/locklab/repl/cli/cliflags"
+	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
 const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | CMD [ARG ...]]
@@ -101,7 +101,7 @@ func parseArgs(args []string) (app.Options, error) {
 				return o, fmt.Errorf("locklab: %s needs a file to write, e.g. %s out.%s", args[0], args[0], map[string]string{"--mermaid": "mmd", "--svg": "svg"}[args[0]])
 			}
 			format := strings.TrimPrefix(args[0], "--")
-			if err := output.CheckExport(format, args[1]); err != nil {
+			if err := timeline.CheckExport(format, args[1]); err != nil {
 				return o, fmt.Errorf("locklab: %v", err)
 			}
 			if format == "mermaid" {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/locklab/locklab/repl/redistest"
-	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/cli/redistest"
+	"github.com/locklab/locklab/repl/cli/server"
 )
 
 var update = flag.Bool("u", false, "update testscript files with the actual output")

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/locklab/locklab/repl/app"
-	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/cli/redistest"
 	"github.com/locklab/locklab/repl/sandbox"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/locklab/locklab/repl/redistest"
+	"github.com/locklab/locklab/repl/cli/redistest"
 )
 
 // orderRuns overrides how many runs TestServerOrder makes on each kind of

@@ -60,7 +60,7 @@ cycles() {
   echo "$json" | json_field cycles_per_sec
 }
 
-# The release script is the one load mode loads (repl/load/scripts.go).
+# The release script is the one load mode loads (repl/lab/load/scripts.go).
 sha=$(redis-cli -p "$port" SCRIPT LOAD "local v = redis.call('GET', KEYS[1])
 if v == ARGV[1] then
   return redis.call('DEL', KEYS[1])

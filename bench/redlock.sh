@@ -3,7 +3,7 @@
 # under 50 ms) and five redis-server processes with --real (under 2 s).
 #
 #  (a) Up itself, with Go's benchmark harness (BenchmarkUp,
-#      BenchmarkUpReal in repl/redlock): RUNS (20) ups a count, COUNT (5)
+#      BenchmarkUpReal in repl/lab/redlock): RUNS (20) ups a count, COUNT (5)
 #      counts; the median count's ms per up is quoted, min and max beside.
 #      Down is not timed.
 #  (b) The whole word from the outside: `locklab -c 'redlock up ...;
@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 # middles for an even count), and min and max.
 median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f (min %.2f, max %.2f)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
 
-go test -run '^$' -bench 'BenchmarkUp' -benchtime "${runs}x" -count "$count" ./repl/redlock >"$work/bench.txt"
+go test -run '^$' -bench 'BenchmarkUp' -benchtime "${runs}x" -count "$count" ./repl/lab/redlock >"$work/bench.txt"
 status=0
 for name in Up UpReal; do
   ms=$(awk -v b="Benchmark$name-" 'index($1, b) == 1 { print $3 / 1e6 }' "$work/bench.txt" | median)

@@ -16,16 +16,16 @@ import (
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/locklab/locklab/repl/cliflags"
+	"github.com/locklab/locklab/repl/cli/cliflags"
+	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/labfs"
-	"github.com/locklab/locklab/repl/lines"
-	"github.com/locklab/locklab/repl/output"
-	"github.com/locklab/locklab/repl/probe"
-	"github.com/locklab/locklab/repl/server"
-	"github.com/locklab/locklab/repl/session"
-	"github.com/locklab/locklab/repl/shell"
-	"github.com/locklab/locklab/repl/words"
+	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/labfs"
+	"github.com/locklab/locklab/repl/lang/lines"
+	"github.com/locklab/locklab/repl/lang/shell"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // Options is what the command line asked for.
@@ -301,7 +301,7 @@ func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) int {
 		if export.file == "" {
 			continue
 		}
-		if err := output.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
+		if err := timeline.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
 			fmt.Fprintln(in.stderr, "locklab:", err)
 			status = 1
 		} else {

@@ -3,7 +3,7 @@ package app
 import (
 	"runtime"
 
-	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/cli/session"
 )
 
 // cpusFor is how many CPUs locklab's goroutines get (GOMAXPROCS) against

@@ -3,7 +3,7 @@ package app
 import (
 	"testing"
 
-	"github.com/locklab/locklab/repl/session"
+	"github.com/locklab/locklab/repl/cli/session"
 )
 
 // TestCPUsFor: against a redis-server on this machine locklab leaves it a

@@ -12,10 +12,10 @@ import (
 	"syscall"
 
 	"github.com/locklab/locklab/repl/explore"
-	"github.com/locklab/locklab/repl/labfs"
-	"github.com/locklab/locklab/repl/output"
-	"github.com/locklab/locklab/repl/shell"
-	"github.com/locklab/locklab/repl/shellquote"
+	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/labfs"
+	"github.com/locklab/locklab/repl/lang/shell"
+	"github.com/locklab/locklab/repl/lang/shellquote"
 )
 
 // isExplore reports whether the command line is `locklab explore ...`.
@@ -208,7 +208,7 @@ func exportPicture(p explore.Picture, s *explore.Schedule, stderr io.Writer) err
 		if export.file == "" {
 			continue
 		}
-		if err := output.Export(s.Timeline, export.format, export.file); err != nil {
+		if err := timeline.Export(s.Timeline, export.format, export.file); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "locklab: wrote the schedule's timeline to %s\n", export.file)

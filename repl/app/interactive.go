@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/locklab/locklab/repl"
-	"github.com/locklab/locklab/repl/gaps"
-	"github.com/locklab/locklab/repl/session"
-	"github.com/locklab/locklab/repl/shell"
-	"github.com/locklab/locklab/repl/words"
+	"github.com/locklab/locklab/repl/cli/gaps"
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lang/shell"
+	"github.com/locklab/locklab/repl/lang/words"
+	"github.com/locklab/locklab/repl/term"
 )
 
 // interactive is the REPL for a person at a terminal.
@@ -20,7 +20,7 @@ func (in *input) interactive(ctx context.Context) int {
 	if in.sessions.Target.Embedded {
 		lacks = gaps.Embedded
 	}
-	complete := repl.NewCompleter(lacks)
+	complete := term.NewCompleter(lacks)
 	in.sessions.Observe(complete.Observe)
 	hint := complete.Hint
 	if !in.opts.color {
@@ -29,12 +29,12 @@ func (in *input) interactive(ctx context.Context) int {
 	watchEndSignals() // keeps the terminal's state before the REPL changes it, to restore it on SIGTERM
 	histFile := historyFile()
 	privateFile(histFile)
-	term, stdout, stderr, err := repl.NewTerminal(repl.TerminalConfig{HistoryFile: histFile, Complete: complete, Hint: hint})
+	tty, stdout, stderr, err := term.NewTerminal(term.TerminalConfig{HistoryFile: histFile, Complete: complete, Hint: hint})
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	defer term.Close()
+	defer tty.Close()
 	sh, err := in.newShell(stdout, stderr, true, true)
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)
@@ -42,10 +42,10 @@ func (in *input) interactive(ctx context.Context) int {
 	}
 	main := in.sessions.Get(session.Main)
 	in.greet(ctx, main, stdout, stderr)
-	prompt := func() string { return repl.Prompt(main, in.sessions.Target) }
+	prompt := func() string { return term.Prompt(main, in.sessions.Target) }
 	ir := newInterrupter()
 	defer ir.stop()
-	err = sh.Run(ctx, shell.Source{Lines: term, Prompt: prompt, OnEntry: ir.set})
+	err = sh.Run(ctx, shell.Source{Lines: tty, Prompt: prompt, OnEntry: ir.set})
 	if code := words.ExitCode(err); code != 0 {
 		return code // exit N, or quit after a Ctrl-C (130), as in sh
 	}

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/locklab/locklab/repl/load"
-	"github.com/locklab/locklab/repl/server"
+	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/lab/load"
 )
 
 // interrupter turns Ctrl-C (SIGINT) into cancelling the running entry.

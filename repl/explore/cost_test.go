@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/server"
 )
 
 // BenchmarkScheduleCost takes one two-bidder schedule apart, to say what

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/sched"
+	"github.com/locklab/locklab/repl/explore/sched"
 )
 
 // TestMain gives a schedule far longer than a user's 3 s of wall-clock

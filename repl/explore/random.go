@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/locklab/locklab/repl/sched"
+	"github.com/locklab/locklab/repl/explore/sched"
 )
 
 // drawn is sample i's schedule, or why it did not run.

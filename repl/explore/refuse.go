@@ -8,7 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/locklab/locklab/repl/words"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // unexplorableRedis are the Redis commands explore refuses (in any

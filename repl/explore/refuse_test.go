@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/redistest"
-	"github.com/locklab/locklab/repl/words"
+	"github.com/locklab/locklab/repl/cli/redistest"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // TestRefusedAtRunTime: a word that starts servers (or that explore

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/locklab/locklab/repl/sched"
-	"github.com/locklab/locklab/repl/shellquote"
-	"github.com/locklab/locklab/repl/timeline"
+	"github.com/locklab/locklab/repl/explore/sched"
+	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/shellquote"
 )
 
 // Schedule is one schedule run again from its choice list, with normal

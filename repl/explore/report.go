@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/locklab/locklab/repl/check"
-	"github.com/locklab/locklab/repl/shellquote"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lang/shellquote"
 )
 
 // groupName names a set of bug kinds as the verdict does (DOUBLE

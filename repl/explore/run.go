@@ -10,16 +10,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/locklab/locklab/repl/check"
+	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lines"
-	"github.com/locklab/locklab/repl/probe"
-	"github.com/locklab/locklab/repl/sched"
-	"github.com/locklab/locklab/repl/server"
-	"github.com/locklab/locklab/repl/session"
-	"github.com/locklab/locklab/repl/shell"
-	"github.com/locklab/locklab/repl/timeline"
-	"github.com/locklab/locklab/repl/words"
+	"github.com/locklab/locklab/repl/explore/sched"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/lines"
+	"github.com/locklab/locklab/repl/lang/shell"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // Script is what to explore: a lab script's text and how to run it.

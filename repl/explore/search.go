@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/locklab/locklab/repl/sched"
+	"github.com/locklab/locklab/repl/explore/sched"
 )
 
 // Bound limits a search: it stops after Schedules schedules or once

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/locklab/locklab/repl/sched"
+	"github.com/locklab/locklab/repl/explore/sched"
 )
 
 func inline(name, text string) Script {

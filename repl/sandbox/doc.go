@@ -3,7 +3,7 @@
 // process restricts itself with Landlock, Linux's unprivileged sandbox,
 // to the paths this run needs, and the redis-server processes it starts
 // later inherit the same rules. The first wall is the lab language's
-// view of files (repl/labfs), which refuses every host route by
+// view of files (repl/lang/labfs), which refuses every host route by
 // construction; this one holds in the kernel if a route is ever missed.
 //
 // Only file access is restricted, never the network: users connect to

@@ -1,0 +1,49 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/redistest"
+)
+
+// TestPause: a paused session's commands (plain, pipelined, one-shot)
+// wait until the pause ends and are sent then; another session's go out
+// at once; a command still waiting when its ctx ends is not sent.
+func TestPause(t *testing.T) {
+	addr := redistest.Embedded(t)
+	set := NewSet(Target{Network: "tcp", Addr: addr})
+	t.Cleanup(set.Close)
+	ctx := context.Background()
+	resume := make(chan struct{})
+	set.Pause("alice", resume)
+	sent := make(chan Event, 3)
+	go func() { e, _ := set.Get("alice").Do(ctx, []string{"RPUSH", "l", "alice"}); sent <- e }()
+	go func() {
+		es, _ := set.Get("alice").DoBatch(ctx, [][]string{{"RPUSH", "l", "batch"}})
+		sent <- es[0]
+	}()
+	go func() { e, _ := set.OneShot(ctx, set.Target, "alice", []string{"RPUSH", "l", "oneshot"}); sent <- e }()
+	if e, err := set.Get("bob").Do(ctx, []string{"RPUSH", "l", "bob"}); err != nil || e.Reply.Int != 1 {
+		t.Fatalf("bob, not paused: %v %v, want 1 (alice's commands waiting)", e.Reply, err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	ended := time.Now()
+	close(resume)
+	for range 3 {
+		if e := <-sent; e.Err != nil || e.Start.Before(ended) {
+			t.Errorf("alice's %v: err %v, sent %v before the pause ended", e.Args, e.Err, ended.Sub(e.Start))
+		}
+	}
+	set.Pause("alice", make(chan struct{})) // never resumes
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if _, err := set.Get("alice").Do(short, []string{"RPUSH", "l", "late"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("alice's command when ctx ends during the pause: %v, want the deadline", err)
+	}
+	if e, _ := set.Get("bob").Do(ctx, []string{"LLEN", "l"}); e.Reply.Int != 4 {
+		t.Errorf("LLEN l = %d, want 4 (the late command not sent)", e.Reply.Int)
+	}
+}

@@ -1,0 +1,108 @@
+package session
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locklab/locklab/repl/cli/redistest"
+	"github.com/locklab/locklab/repl/cli/resp"
+)
+
+// plainConn is a connection with no name to the server at addr, closed
+// when the test ends.
+func plainConn(t *testing.T, addr string, embedded bool) *Conn {
+	c := NewConn(Target{Network: "tcp", Addr: addr, Embedded: embedded}, "")
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestClientReply: after CLIENT REPLY OFF no reply is waited for (each
+// command's reply is resp.None) until CLIENT REPLY ON, which answers OK;
+// SKIP skips the next command's reply only. The replies that do come
+// belong to their own commands, sent alone or in a batch. Before, OFF
+// and SKIP waited for ever for a reply the server never sends.
+func TestClientReply(t *testing.T) {
+	ctx, c := context.Background(), plainConn(t, redistest.Real(t), false)
+	steps := []struct {
+		args string
+		want string // resp.Reply.String(); "" for resp.None
+	}{
+		{"CLIENT REPLY OFF", ""},
+		{"SET n 1", ""},
+		{"INCR n", ""},
+		{"CLIENT REPLY SKIP", ""}, // while off: changes nothing
+		{"INCR n", ""},
+		{"client reply on", "+OK"},
+		{"GET n", `"3"`},
+		{"CLIENT REPLY SKIP", ""},
+		{"INCR n", ""},
+		{"GET n", `"4"`},
+		{"CLIENT REPLY BAD", `(error "ERR syntax error")`},
+		{"RESET", "+RESET"},
+	}
+	for _, s := range steps {
+		r, err := c.Do(ctx, strings.Fields(s.args))
+		if got := r.String(); err != nil || (s.want == "" && r.Kind != resp.None) || (s.want != "" && got != s.want) {
+			t.Fatalf("%s: %v, %v; want %q (\"\": no reply)", s.args, got, err, s.want)
+		}
+	}
+	c.Do(ctx, []string{"CLIENT", "REPLY", "OFF"})
+	rs, err := c.DoBatch(ctx, [][]string{{"SET", "b", "1"}, {"CLIENT", "REPLY", "ON"}, {"INCR", "b"}})
+	if err != nil || len(rs) != 3 || rs[0].Kind != resp.None || rs[1].Str != "OK" || rs[2].Int != 2 {
+		t.Errorf("a batch with replies off: %v, %v; want no reply, OK, 2", rs, err)
+	}
+}
+
+// TestClientReplyInTransaction: CLIENT REPLY inside MULTI is queued
+// (QUEUED), and the server cuts the reply of the EXEC that runs it short:
+// that EXEC is not read, and the connection is closed after it, so the
+// next command's reply is its own.
+func TestClientReplyInTransaction(t *testing.T) {
+	ctx, c := context.Background(), plainConn(t, redistest.Real(t), false)
+	for _, s := range []struct{ args, want string }{
+		{"MULTI", "+OK"}, {"SET t 1", "+QUEUED"}, {"CLIENT REPLY OFF", "+QUEUED"}, {"INCR t", "+QUEUED"},
+		{"EXEC", "None"}, {"GET t", `"2"`}, {"PING", "+PONG"},
+	} {
+		r, err := c.Do(ctx, strings.Fields(s.args))
+		if got := r.String(); err != nil || got != s.want {
+			t.Fatalf("%s: %v, %v; want %s", s.args, got, err, s.want)
+		}
+	}
+}
+
+// TestClientReplyEmbedded: the embedded server has no CLIENT REPLY and
+// answers with an error, which is read; nothing else changes.
+func TestClientReplyEmbedded(t *testing.T) {
+	ctx, c := context.Background(), plainConn(t, redistest.Embedded(t), true)
+	if r, err := c.Do(ctx, []string{"CLIENT", "REPLY", "OFF"}); err != nil || !r.IsError() {
+		t.Fatalf("CLIENT REPLY OFF on the embedded server: %v, %v; want its error", r, err)
+	}
+	if r, err := c.Do(ctx, []string{"PING"}); err != nil || r.Str != "PONG" {
+		t.Errorf("PING after: %v, %v; want PONG", r, err)
+	}
+}
+
+// TestReplyOffSkipsTheProbe: a middleware sees Call.Transaction while
+// replies are off, and sends nothing of its own (it would get no reply).
+func TestReplyOffSkipsTheProbe(t *testing.T) {
+	set := NewSet(Target{Network: "tcp", Addr: redistest.Real(t)})
+	defer set.Close()
+	var seen []bool
+	set.Use(func(next Do) Do {
+		return func(ctx context.Context, c *Conn, args []string) (Event, error) {
+			seen = append(seen, CallOf(ctx).Transaction)
+			return next(ctx, c, args)
+		}
+	})
+	sess := set.Get("alice")
+	for _, args := range []string{"PING", "CLIENT REPLY SKIP", "SET k v", "GET k"} {
+		if _, err := sess.Do(context.Background(), strings.Fields(args)); err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+	}
+	if want := []bool{false, false, true, false}; !slices.Equal(seen, want) {
+		t.Errorf("Call.Transaction for PING, CLIENT REPLY SKIP, SET, GET: %v, want %v", seen, want)
+	}
+}

@@ -1,0 +1,189 @@
+package sched
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/explore/commute"
+	"github.com/locklab/locklab/repl/lang/jobs"
+)
+
+// StallAfter bounds, in wall-clock time, how long one schedule may go
+// without the scheduler being able to decide anything (a command the
+// server does not answer, a goroutine blocked somewhere it cannot see):
+// the run is stopped and reported as stuck.
+var StallAfter = 3 * time.Second // a variable: tests shorten it
+
+// MaxSteps bounds one schedule: a script still running after so many
+// steps (a loop that never ends) is stopped and reported as stuck.
+const MaxSteps = 5000
+
+// sched runs one schedule: it is the run's gate (one command at a time),
+// its clock (virtual time) and its shell's tracker (jobs). It counts the
+// goroutines doing local work (active); when none is, it lets exactly one
+// thing happen: a job start, a sleeper's wake-up, or a session's command,
+// the last chosen by the choice list (prefix).
+type Sched struct {
+	v      *clock.Virtual
+	prefix []int
+	plan   Plan
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	active   int       // goroutines not waiting on the scheduler
+	turns    []*ticket // commands waiting at the gate
+	starts   []*ticket // jobs waiting to start
+	sleepers []*ticket // by deadline, then by the order they fell asleep
+	jobs     int       // jobs started and not ended
+	waiters  int       // shells waiting for their jobs
+	finished bool      // the script's Run returned
+	err      error     // why the schedule was stopped (a *StuckError)
+	inflight []string  // the commands let go whose reply has not come back
+	last     string    // the last step ("session command")
+	moved    bool      // virtual time moved since the last step
+	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
+	seq      int
+	choices  []Choice        // every choice point met, and what was picked
+	steps    []string        // the commands, in the order they went
+	asleep   []*ticket       // waiting commands another schedule runs first (sleep sets; see reduce.go)
+	lastName string          // the session of the last step
+	lastArgs []string        // and its command's words
+	preempts int             // steps that took the turn from a session that could go on
+	wakes    int             // sleepers woken since the last step
+	scripts  commute.Scripts // the scripts loaded so far, by SHA1
+}
+
+// ticket is a goroutine waiting for the scheduler.
+type ticket struct {
+	name, what string
+	args       []string       // a command's (turns only)
+	acc        commute.Access // what the command touches (turns only)
+	deadline   time.Time      // sleepers only
+	seq        int
+	ok         chan struct{}
+}
+
+// Choice is a choice point of a schedule.
+type Choice struct {
+	Pick, N, At int      // N commands could go, Pick went; At steps had run
+	Opts        []string // the commands that could go ("session command")
+}
+
+var (
+	_ clock.Clock  = (*Sched)(nil)
+	_ session.Gate = (*Sched)(nil)
+	_ jobs.Tracker = (*Sched)(nil)
+)
+
+// New makes the scheduler of one schedule; the script's own
+// goroutine counts as active from the start.
+func New(v *clock.Virtual, p Plan) *Sched {
+	s := &Sched{v: v, prefix: p.Prefix, plan: p, active: 1, scripts: map[string]string{}}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+// Now is the virtual time.
+func (s *Sched) Now() time.Time { return s.v.Now() }
+
+// Stamp is the time events are stamped with: virtual time, plus a
+// nanosecond per step so far, so that steps at the same virtual instant
+// are ordered as the server ran them (the annotator compares times).
+func (s *Sched) Stamp() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.v.Now().Add(time.Duration(len(s.steps)))
+}
+
+// Sleep waits until the scheduler has moved virtual time d on.
+func (s *Sched) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := &ticket{deadline: s.v.Now().Add(d)}
+	return s.block(ctx, &s.sleepers, t)
+}
+
+// Turn waits until the scheduler picks this command.
+func (s *Sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
+	t := &ticket{name: name, what: strings.Join(args, " "), args: args, acc: s.access(args)}
+	if err := s.block(ctx, &s.turns, t); err != nil {
+		return nil, err
+	}
+	step := t.name + " " + t.what
+	return func() { s.replied(step) }, nil // the session stays active until it waits again
+}
+
+// access is what a command touches; it keeps the body of a script the
+// command loads (SCRIPT LOAD, EVAL), for an EVALSHA of it later.
+func (s *Sched) access(args []string) commute.Access {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(args) > 0 {
+		s.scripts.Learn(args)
+	}
+	return commute.Of(args, s.scripts)
+}
+
+// replied takes a command whose reply came back off the in-flight list.
+func (s *Sched) replied(step string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.inflight, step); i >= 0 {
+		s.inflight = slices.Delete(s.inflight, i, i+1)
+	}
+}
+
+// block puts t on list and waits until the scheduler lets it go (it
+// counts the goroutine active again as it does), or ctx ends.
+func (s *Sched) block(ctx context.Context, list *[]*ticket, t *ticket) error {
+	s.mu.Lock()
+	s.seq++
+	t.seq, t.ok = s.seq, make(chan struct{})
+	*list = append(*list, t)
+	if list == &s.sleepers {
+		slices.SortStableFunc(s.sleepers, func(a, b *ticket) int { return a.deadline.Compare(b.deadline) })
+	}
+	s.active--
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	select {
+	case <-t.ok:
+		return nil
+	case <-ctx.Done():
+		return s.leave(ctx, list, t)
+	}
+}
+
+// leave takes a cancelled t off list; one let go meanwhile went on.
+func (s *Sched) leave(ctx context.Context, list *[]*ticket, t *ticket) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.Index(*list, t)
+	if i < 0 {
+		return nil
+	}
+	*list = slices.Delete(*list, i, i+1)
+	s.active++
+	return ctx.Err()
+}
+
+// Ran is what a schedule did.
+type Ran struct {
+	Choices  []Choice // every choice point met, and what was picked
+	Steps    []string // the commands, in the order they went ("session command")
+	Diverged bool     // the prefix did not fit the run (a choice past its options)
+	Preempts int      // steps that took the turn from a session that could go on
+}
+
+// Ran is what the schedule did, once Drive has returned.
+func (s *Sched) Ran() Ran {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Ran{Choices: s.choices, Steps: s.steps, Diverged: s.diverged, Preempts: s.preempts}
+}

@@ -1,0 +1,215 @@
+package redlock
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lab/quorum"
+)
+
+// Options are an acquisition's: the lock's TTL, the clock drift factor,
+// the per-node timeout.
+type Options struct {
+	TTL     time.Duration
+	Drift   float64
+	Timeout time.Duration
+}
+
+// Defaults: the docs' drift factor; a per-node timeout small next to the
+// 10 s TTL, yet wide enough for a busy two-core machine under -race (200
+// ms timed out once there). The docs' 5-50 ms suits servers on their own
+// cores: --timeout sets it.
+var Defaults = Options{TTL: 10 * time.Second, Drift: 0.01, Timeout: time.Second}
+
+// Answer is one node's answer to one command: its reply, or why there was
+// none (the node is down, the timeout passed, the connection broke).
+type Answer struct {
+	Node       string
+	Args       []string
+	Reply      resp.Reply
+	Err        error
+	Start, End time.Time // when it was sent, and answered (or given up)
+}
+
+// OK reports whether the node said OK.
+func (a Answer) OK() bool { return a.Err == nil && a.Reply.Str == "OK" }
+
+// Text is the answer as a line shows it.
+func (a Answer) Text() string {
+	if a.Err != nil {
+		return "no answer: " + a.Err.Error()
+	}
+	return strings.TrimSuffix(resp.FormatTTY(a.Reply), "\n")
+}
+
+// target is a node as a command reaches it: its address, or "" when down.
+type target struct{ name, addr string }
+
+// targets are the nodes as of now.
+func (l *Lab) targets() ([]target, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.nodes) == 0 {
+		return nil, errNoNodes
+	}
+	out := make([]target, len(l.nodes))
+	for i, nd := range l.nodes {
+		out[i].name = nd.name
+		if nd.srv != nil {
+			out[i].addr = nd.srv.Addr()
+		}
+	}
+	return out, nil
+}
+
+// errDown is the answer of a node that is down.
+var errDown = fmt.Errorf("node down")
+
+// everywhere sends args to every node in parallel, each with its own
+// timeout, on a connection named holder, and returns the answers in node
+// order.
+func everywhere(ctx context.Context, ts []target, holder string, timeout time.Duration, args []string) []Answer {
+	out := make([]Answer, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		out[i] = Answer{Node: t.name, Args: args, Err: errDown, Start: time.Now()}
+		out[i].End = out[i].Start
+		if t.addr == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i].Start = time.Now()
+			out[i].Reply, out[i].Err = ask(ctx, t.addr, holder, timeout, args)
+			out[i].End = time.Now()
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// ask sends one command on a fresh connection to addr, within timeout.
+func ask(ctx context.Context, addr, holder string, timeout time.Duration, args []string) (resp.Reply, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := session.NewConn(session.Target{Network: "tcp", Addr: addr}, holder)
+	defer c.Close()
+	r, err := c.Do(ctx, args)
+	if ctx.Err() == context.DeadlineExceeded {
+		err = fmt.Errorf("timeout after %v", timeout)
+	}
+	return r, err
+}
+
+// Attempt is one run of the algorithm: what every node answered, and what
+// the client concluded.
+type Attempt struct {
+	Lab, Of            int // the lab's Gen, and its number of nodes
+	Holder, Key, Token string
+	Opts               Options
+	Set, Released      []Answer
+	Start              time.Time // the client's clock read before the SETs
+	Elapsed, Validity  time.Duration
+	Granted            bool
+}
+
+// Nodes are the nodes that said OK to the SET.
+func (a *Attempt) Nodes() []string {
+	var out []string
+	for _, ans := range a.Set {
+		if ans.OK() {
+			out = append(out, ans.Node)
+		}
+	}
+	return out
+}
+
+// Acquire runs Redlock as the Redis docs give it: read the time, SET key
+// token NX PX ttl on every node in parallel (each within the timeout),
+// count the OKs; the lock is held on a majority with validity = ttl -
+// elapsed - drift (drift: ttl*factor + 2 ms) above zero. Otherwise it
+// releases on every node. Its Quorum is for the run's record to judge.
+func (l *Lab) Acquire(ctx context.Context, c clock.Clock, holder, key, token string, o Options) (*Attempt, error) {
+	return l.acquire(ctx, c, l.ClientNow(), holder, key, token, o)
+}
+
+// Nodes are the names of the nodes up; an error when none is.
+func (l *Lab) Nodes() ([]string, error) {
+	ts, err := l.targets()
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.name
+	}
+	return names, err
+}
+
+// acquire is Acquire through client.
+func (l *Lab) acquire(ctx context.Context, c clock.Clock, client Client, holder, key, token string, o Options) (*Attempt, error) {
+	ts, err := l.targets()
+	if err != nil {
+		return nil, err
+	}
+	a := &Attempt{Lab: l.Gen(), Of: len(ts), Holder: holder, Key: key, Token: token, Opts: o}
+	l.setKey(key)
+	if client == Redsync {
+		return a, acquireRedsync(ctx, c, ts, a)
+	}
+	start := c.Now()
+	a.Start = start
+	set := []string{"SET", key, token, "NX", "PX", strconv.FormatInt(o.TTL.Milliseconds(), 10)}
+	a.Set = everywhere(ctx, ts, holder, o.Timeout, set)
+	a.Elapsed = c.Now().Sub(start)
+	drift := time.Duration(float64(o.TTL)*o.Drift) + 2*time.Millisecond
+	a.Validity = o.TTL - a.Elapsed - drift
+	a.Granted = len(a.Nodes()) >= len(ts)/2+1 && a.Validity > 0
+	if !a.Granted {
+		a.Released = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
+	}
+	return a, ctx.Err()
+}
+
+// releaseScript deletes the key only when it still holds the token.
+const releaseScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
+
+func releaseArgs(key, token string) []string {
+	return []string{"EVAL", releaseScript, "1", key, token}
+}
+
+// Release is the compare-and-delete on every node: each node's answer,
+// and the release as the run's record reads it (the holder's grant ended
+// when it was sent).
+func (l *Lab) Release(ctx context.Context, c clock.Clock, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
+	return l.release(ctx, c, l.ClientNow(), holder, key, token, o)
+}
+
+// release is Release through client.
+func (l *Lab) release(ctx context.Context, c clock.Clock, client Client, holder, key, token string, o Options) ([]Answer, quorum.Release, error) {
+	ts, err := l.targets()
+	if err != nil {
+		return nil, quorum.Release{}, err
+	}
+	rel := quorum.Release{Lab: l.Gen(), Session: holder, Key: key, Token: token, At: c.Now()}
+	var out []Answer
+	if client == Redsync {
+		out = releaseRedsync(ctx, ts, key, token, o)
+	} else {
+		out = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
+	}
+	rel.Steps = steps(out)
+	return out, rel, ctx.Err()
+}
+
+// setKey keeps the key last acquired, for status.
+func (l *Lab) setKey(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.key = key
+}

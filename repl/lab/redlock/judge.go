@@ -1,0 +1,58 @@
+package redlock
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/quorum"
+)
+
+// step is a node's answer as the checker (repl/lab/quorum) reads it.
+func (a Answer) step() quorum.Step {
+	s := quorum.Step{Node: a.Node, Args: a.Args, Start: a.Start, End: a.End}
+	if a.Err != nil {
+		s.NoAnswer = a.Err.Error()
+		return s
+	}
+	r := a.Reply
+	s.Reply = check.Reply{Nil: r.Kind == resp.Nil, Str: r.Str, Int: r.Int, IsInt: r.Kind == resp.Int}
+	if r.IsError() {
+		s.Reply.Err, s.Reply.Str = r.Str, ""
+	}
+	return s
+}
+
+func steps(answers []Answer) []quorum.Step {
+	out := make([]quorum.Step, len(answers))
+	for i, a := range answers {
+		out[i] = a.step()
+	}
+	return out
+}
+
+// Quorum is the attempt as the checker reads it: its nodes' answers and
+// its client's conclusion.
+func (a *Attempt) Quorum() quorum.Attempt {
+	return quorum.Attempt{Lab: a.Lab, Nodes: a.Of, Session: a.Holder, Key: a.Key, Token: a.Token,
+		Start: a.Start, Validity: a.Validity, Granted: a.Granted, Set: steps(a.Set), Released: steps(a.Released)}
+}
+
+// Gen numbers the lab's `redlock up`s: nodes of another are other
+// servers, and a grant there never overlaps one here.
+func (l *Lab) Gen() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.gen
+}
+
+// fault prints what the lab did to its current nodes (text, "" for
+// nothing) and gives it to the run's record, in the calling session's
+// name.
+func (l *Lab) fault(env Env, kind quorum.FaultKind, node string, by time.Duration, text string) {
+	env.Recorder().Fault(env.Session(), text, quorum.Fault{Lab: l.Gen(), Node: node, Kind: kind, By: by, At: time.Now()})
+	if text != "" {
+		fmt.Fprintln(env.Stdout(), text)
+	}
+}

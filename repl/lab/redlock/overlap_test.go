@@ -1,0 +1,69 @@
+package redlock_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/quorum"
+	"github.com/locklab/locklab/repl/lab/redlock"
+)
+
+// TestOverlap: alice's lock runs out on every node; bob takes it. A
+// command alice sent while valid, or after she released, is no overlap;
+// one sent past her validity while bob holds is, named with bob's nodes.
+func TestOverlap(t *testing.T) {
+	l := up(t, 3)
+	o := redlock.Defaults
+	o.TTL = 300 * time.Millisecond
+	a, err := l.Acquire(ctx, clock.Real{}, "alice", "lock:x", "a1", o)
+	if err != nil || !a.Granted {
+		t.Fatalf("alice: granted %v, %v", a.Granted, err)
+	}
+	c := judge(a)
+	c.Command("alice", []string{"RPUSH", "l", "early"}, time.Now())
+	time.Sleep(o.TTL + 50*time.Millisecond)
+	b := acquire(t, l, "bob", "b1")
+	if !b.Granted || nodes(b) != "A B C" {
+		t.Fatalf("bob after alice's TTL: granted %v on %q", b.Granted, nodes(b))
+	}
+	c.Acquired(b.Quorum())
+	if got, _ := c.Findings(quorum.AllLabs); len(got) != 0 {
+		t.Errorf("a command within alice's validity: %v, want no finding", got)
+	}
+	c.Command("alice", []string{"EVAL", "return 1", "0"}, time.Now())
+	got, _ := c.Findings(quorum.AllLabs)
+	if len(got) != 1 || got[0].Kind != check.Overlap || !strings.HasPrefix(got[0].Text, "OVERLAP on lock:x: alice sent EVAL <script> 0 0.") ||
+		!strings.HasSuffix(got[0].Text, "after its validity ended, while bob held the lock (A B C)") {
+		t.Fatalf("alice's late command: %v, want one OVERLAP with bob (A B C)", got)
+	}
+}
+
+// TestPauseWord: a paused session's redlock acquire waits for the pause
+// to end; it is then granted as usual.
+func TestPauseWord(t *testing.T) {
+	l, e := &redlock.Lab{}, newEnv(t)
+	t.Cleanup(l.Down)
+	for _, line := range []string{"redlock up --nodes 3", "pause alice 200ms"} {
+		if err := l.Run(ctx, e, strings.Fields(line)); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	start := time.Now()
+	if err := l.Run(ctx, e, strings.Fields("redlock acquire lock:x t1 --ttl 2s")); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 200*time.Millisecond {
+		t.Errorf("acquire went out %v after the pause began, want >= 200ms", waited)
+	}
+	for _, want := range []string{"alice paused for 200ms (a stop-the-world pause", "alice holds lock:x on 3/3"} {
+		if !strings.Contains(e.out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, e.out.String())
+		}
+	}
+	if err := l.Run(ctx, e, strings.Fields("pause alice soon")); err == nil {
+		t.Error("pause alice soon: no usage error")
+	}
+}

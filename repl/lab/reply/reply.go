@@ -1,0 +1,183 @@
+package reply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/locklab/locklab/repl/cli/cliflags"
+	"github.com/locklab/locklab/repl/cli/commands"
+	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lang/words"
+)
+
+// slowCommand is when redis-cli starts printing how long a command took.
+const slowCommand = 500 * time.Millisecond
+
+// Quiet is an output mode for replies that are not printed (a macro's).
+const Quiet cliflags.Output = -1
+
+// notePrefix starts every annotation line, so that notes never read as
+// replies.
+const notePrefix = "   ↳ "
+
+// Printer takes replies from the server to the terminal.
+type Printer struct {
+	Out         *output.Output
+	Rec         *record.Recorder
+	TTY         bool // stdout is a terminal
+	Interactive bool // a person is typing: slow commands print their time
+	Notes       bool // print notes and verdicts
+	Trace       bool // record events for the timeline even without notes
+}
+
+// Deliver is what every reply goes through, however it was sent: it is
+// remembered (expect reply), printed as redis-cli would in mode (with the
+// timing of a slow command at the prompt), and annotated.
+func (p *Printer) Deliver(stderr, w io.Writer, ev session.Event, mode cliflags.Output, exitOnError bool) {
+	if mode != Quiet {
+		p.Rec.Printed(ev.Session, ev.Reply)
+		tty := p.TTYFor(w, mode)
+		if exitOnError && ev.Reply.IsError() {
+			fmt.Fprintln(stderr, ev.Reply.Str) // redis-cli -e prints the bare error on stderr
+		} else {
+			io.WriteString(w, resp.Format(ev.Args, ev.Reply, tty))
+		}
+		if took := ev.End.Sub(ev.Start); tty && p.Interactive && took >= slowCommand {
+			fmt.Fprintf(w, "(%.2fs)\n", took.Seconds())
+		}
+	}
+	p.annotate(w, ev)
+}
+
+// Status is the exit status of a command that got reply: as with
+// redis-cli, a Redis error is data and gives 0, unless fail (-e) is set,
+// then 1. A wrong-arity error also prints the command's syntax, as a hint.
+func (p *Printer) Status(stderr io.Writer, args []string, reply resp.Reply, fail bool) error {
+	if !reply.IsError() {
+		return nil
+	}
+	p.Rec.RedisError()
+	if strings.Contains(reply.Str, "wrong number of arguments") {
+		if cmd, _ := commands.Lookup(args); cmd != nil {
+			fmt.Fprintf(stderr, "usage: %s\n", cmd.Syntax())
+		}
+	}
+	if fail {
+		return interp.ExitStatus(1)
+	}
+	return nil
+}
+
+// TTYFor says whether replies written to w use the TTY format: --no-raw
+// and --raw decide, else only the terminal itself gets it (so $(GET k)
+// captures "v", not "\"v\"", as with redis-cli).
+func (p *Printer) TTYFor(w io.Writer, mode cliflags.Output) bool {
+	switch mode {
+	case cliflags.OutputTTY:
+		return true
+	case cliflags.OutputRaw:
+		return false
+	}
+	lw, ok := w.(*output.LineWriter)
+	return p.TTY && ok && !lw.Stderr()
+}
+
+// annotate feeds an event to the recorder and prints its notes on the
+// lab's own output (never into a $(...) capture or a redirection, whose
+// reader expects redis-cli's bytes only). A probed event waits there for
+// its turn in the server's order (see record.Recorder.Observe); its reply
+// is printed already.
+func (p *Printer) annotate(w io.Writer, e session.Event) {
+	if !p.Notes && !p.Trace {
+		return // locklab as redis-cli (piped input, one command): nothing to keep
+	}
+	var turn record.Turn
+	if f := probe.FlightOf(e); f != nil {
+		turn = f
+	}
+	p.Rec.Observe(e, probe.CheckEvent(e), turn, func(notes []check.Note) {
+		if !p.Notes {
+			return
+		}
+		if lw, ok := w.(*output.LineWriter); !ok || lw.Stderr() {
+			w, _ = p.Out.Writers(e.Session) // captured or redirected: the notes go to the session's lines
+		}
+		who := ""
+		if e.Session != session.Main && !p.Out.Gutters() {
+			who = check.Say("%s: ", e.Session) // no gutter says whose note it is
+		}
+		for _, n := range notes {
+			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+who+n.Text))
+		}
+	})
+}
+
+// ConnFailed reports a connection that could not be made or broke, in
+// redis-cli's words plus what to do about it.
+func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if gate := (*session.GateError)(nil); errors.As(err, &gate) {
+		fmt.Fprintln(stderr, "locklab:", gate.Err) // not sent: the connection is fine
+		return words.Status(1)
+	}
+	fmt.Fprintln(stderr, session.Describe(err, t))
+	if session.IsAuthError(err) {
+		fmt.Fprintln(stderr, "hint: check the credentials (-a/--pass, --user, REDISCLI_AUTH, or the -u URL); the next command tries again.")
+	}
+	if session.IsServerError(err) {
+		return words.Status(1)
+	}
+	switch {
+	case t.Embedded && session.IsDropped(err):
+		fmt.Fprintln(stderr, "hint: the embedded Redis closed this session's connection (after a script it could not answer, or CLIENT KILL); the next command connects again.")
+	case t.Embedded:
+		fmt.Fprintln(stderr, "hint: the embedded Redis has stopped; restart locklab")
+	case t.Role != "":
+		fmt.Fprintf(stderr, "hint: %s is gone or cut off; after `promote replica`, `@NAME on primary CMD` talks to the new primary, "+
+			"and `cluster down` brings every session back.\n", t.Label())
+	case session.IsDropped(err):
+		fmt.Fprintf(stderr, "hint: %s closed this session's connection (a crash, a restart, CLIENT KILL or its idle timeout); "+
+			"the next command connects again, on the same database.\n", t.Label())
+	default:
+		fmt.Fprintf(stderr, "hint: is a Redis running at %s? %s; "+
+			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label(), startOne(t))
+	}
+	return words.Status(1)
+}
+
+// startOne says how to start a Redis where t points: the lab's compose
+// file listens on 6379; elsewhere redis-server takes the port.
+func startOne(t session.Target) string {
+	_, port, err := net.SplitHostPort(t.Addr)
+	switch {
+	case err != nil || t.Network == "unix":
+		return "start one there"
+	case port == "6379":
+		return "`docker compose up -d` starts one"
+	}
+	return "`redis-server --port " + port + "` starts one (the lab's compose.yaml listens on 6379)"
+}
+
+// Verdict prints findings, the verdict on a run, to w.
+func (p *Printer) Verdict(w io.Writer, findings []check.Finding) {
+	if !p.Notes {
+		return
+	}
+	for _, f := range findings {
+		fmt.Fprintln(w, p.Out.Note(f.Level(), "verdict: "+f.Text))
+	}
+}

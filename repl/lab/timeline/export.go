@@ -1,0 +1,56 @@
+package timeline
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/locklab/locklab/repl/cli/output"
+)
+
+// Draw renders a timeline for the terminal, in the output's colours.
+func Draw(o *output.Output, t Timeline, width int, compact bool) string {
+	style := Style{Lane: o.PaintLane, Level: o.Note}
+	if compact {
+		return Compact(t, width, style)
+	}
+	return Terminal(t, width, style)
+}
+
+// Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg):
+// a new file or one it replaces, never through a symbolic link.
+func Export(t Timeline, format, file string) error {
+	if err := CheckExport(format, file); err != nil {
+		return err
+	}
+	text := Mermaid(t)
+	if format == "svg" {
+		text = SVG(t)
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("--%s %s: a symbolic link: not followed (name the file itself)", format, file)
+	}
+	if err != nil {
+		return fmt.Errorf("--%s %s: %w", format, file, errors.Unwrap(err))
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return fmt.Errorf("--%s %s: %w", format, file, err)
+	}
+	return f.Close()
+}
+
+// CheckExport says what is wrong with a file name for a picture of
+// format, before anything runs.
+func CheckExport(format, file string) error {
+	if ext := exportExt[format]; filepath.Ext(file) != ext {
+		return fmt.Errorf("--%s %s: the file must end in %s", format, file, ext)
+	}
+	return nil
+}
+
+// exportExt is the file ending each picture's format needs.
+var exportExt = map[string]string{"mermaid": ".mmd", "svg": ".svg"}

@@ -1,0 +1,88 @@
+package words
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lang/expect"
+)
+
+// expect runs one expect.Expectation and reports a failure at its position.
+func expectWord(ctx context.Context, env Env, args []string) error {
+	e, err := expect.Parse(args[1:])
+	if err != nil {
+		return expectFailed(env, err.Error(), 2)
+	}
+	got, ok, err := evaluate(ctx, env, e)
+	if err != nil && ctx.Err() == nil {
+		return expectFailed(env, fmt.Sprintf("expected %s, got no reply (see above)", e), 1)
+	}
+	if err != nil {
+		env.Recorder().Expected(false)
+		return err
+	}
+	if !ok {
+		return expectFailed(env, fmt.Sprintf("expected %s, got %s", e, got), 1)
+	}
+	env.Recorder().Expected(true)
+	return nil
+}
+
+// expectFailed counts a failed expectation and reports it as
+// FILE:LINE:COL: msg.
+func expectFailed(env Env, msg string, status int) error {
+	env.Recorder().Expected(false)
+	return &Error{Status: status, Msg: env.Position() + ": " + msg, Bare: true}
+}
+
+// evaluate checks e and says what was found.
+func evaluate(ctx context.Context, env Env, e expect.Expectation) (string, bool, error) {
+	switch e.Kind {
+	case "verdict", "no":
+		kinds := findingKinds(env.Findings(ctx))
+		has := slices.Contains(kinds, check.Kind(e.Value))
+		return "verdict " + strings.Join(kindStrings(kinds), ", "), has == (e.Kind == "verdict"), nil
+	case "reply":
+		got := env.Recorder().LastReply(env.Session())
+		return strconv.Quote(got), expect.Compare(got, e.Op, e.Value), nil
+	case "lines":
+		n := env.Output().Count(regexp.MustCompile(e.Args[0]))
+		return strconv.Itoa(n), expect.Compare(strconv.Itoa(n), e.Op, e.Value), nil
+	}
+	conn := env.Sessions().Get(env.Session()).Untraced()
+	defer conn.Close()
+	r, err := conn.Do(ctx, e.Args)
+	if err != nil {
+		return "", false, env.ConnFailed(ctx, env.Sessions().Target, err)
+	}
+	got := record.RawText(r)
+	return strconv.Quote(got), expect.Compare(got, e.Op, e.Value), nil
+}
+
+// findingKinds is the kinds of finding in a verdict.
+func findingKinds(findings []check.Finding) []check.Kind {
+	var kinds []check.Kind
+	for _, f := range findings {
+		if !slices.Contains(kinds, f.Kind) {
+			kinds = append(kinds, f.Kind)
+		}
+	}
+	return kinds
+}
+
+func kindStrings(kinds []check.Kind) []string {
+	if len(kinds) == 0 {
+		return []string{"(none)"}
+	}
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}

@@ -1,0 +1,58 @@
+package words
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/locklab/locklab/repl/cli/commands"
+	"github.com/locklab/locklab/repl/lang/expect"
+)
+
+// sessionHelp is `@NAME` in help: a prefix, not a word of the table.
+var sessionHelp = Word{Name: "@NAME", Usage: "@NAME [on primary|replica] COMMAND ...",
+	Summary: "run COMMAND in session NAME, on its own connection (on a cluster node)"}
+
+// help prints the lab's words, or a command's syntax as redis-cli's
+// `help CMD` does.
+func help(ctx context.Context, env Env, args []string) error {
+	if len(args) > 1 {
+		return helpCommand(env, args[1:])
+	}
+	out := env.Stdout()
+	fmt.Fprintln(out, "locklab: type Redis commands (SET, GET, EVAL ...) as in redis-cli, or lesson lines as they are.")
+	fmt.Fprintln(out, "The lesson's scenarios:")
+	for _, w := range Table() {
+		if w.Kind == Macro {
+			fmt.Fprintf(out, "  %s\n      %s\n", w.Usage, w.Summary)
+		}
+	}
+	fmt.Fprintln(out, "Lab commands:")
+	for _, w := range append(labWords(), sessionHelp) {
+		fmt.Fprintf(out, "  %s\n      %s\n", w.Usage, w.Summary)
+	}
+	fmt.Fprintf(out, "Shell words: %s\n", strings.Join(helpShellWords, " "))
+	fmt.Fprintln(out, "`help SET` shows a Redis command's syntax. Ctrl-C cancels, Ctrl-D or quit leaves.")
+	return nil
+}
+
+func helpCommand(env Env, words []string) error {
+	if words[0] == "expect" {
+		fmt.Fprintln(env.Stdout(), expect.Help())
+		return nil
+	}
+	if w := Find(words[0]); w != nil {
+		fmt.Fprintf(env.Stdout(), "  %s\n  summary: %s\n", w.Usage, w.Summary)
+		return nil
+	}
+	cmd, _ := commands.Lookup(words)
+	if cmd == nil {
+		hint := ""
+		if near := commands.Near(words[0]); len(near) > 0 {
+			hint = " (did you mean " + strings.Join(near, ", ") + "?)"
+		}
+		return Failf("help: no command called %q%s", strings.Join(words, " "), hint)
+	}
+	fmt.Fprintf(env.Stdout(), "\n  %s\n  summary: %s\n  since: %s\n  group: %s\n\n", cmd.Syntax(), cmd.Summary, cmd.Since, cmd.Group)
+	return nil
+}

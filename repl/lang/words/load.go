@@ -1,0 +1,129 @@
+package words
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab/load"
+	"github.com/locklab/locklab/repl/lab/redlockload"
+)
+
+// loadUsage adds --modes to load's own options.
+const loadUsage = load.Usage + " [--modes break,fix,extend,fenced] | " + redlockload.LoadUsage
+
+// loadWord is `load ...`: many workers on one lock, counted from the
+// server's answers. --modes runs several modes one after another and
+// prints one table comparing them. Its status says what the verdicts
+// concluded (see loadStatus).
+func loadWord(ctx context.Context, env Env, args []string) error {
+	if slices.Contains(args, "--redlock") {
+		return redlockWord(ctx, env, args) // through Redlock, on its nodes
+	}
+	modes, rest := splitModes(args[1:])
+	cfg, asJSON, err := load.ParseArgs(rest)
+	if err != nil {
+		return &Error{Status: 2, Msg: err.Error()}
+	}
+	if len(modes) == 0 {
+		modes = []string{cfg.Mode}
+	}
+	cfg.OwnServer = env.Sessions().Target.Embedded // fresh for this run: nothing on it is someone else's
+	var runs []load.Stats
+	for _, mode := range modes {
+		cfg.Mode = mode
+		stats, err := load.Run(ctx, loadDialer(env.Sessions().Target), cfg, progressWriter(env, asJSON))
+		if errors.Is(err, load.ErrNotStarted) {
+			printLoad(env.Stdout(), runs, asJSON)
+			return Failf("%v", err)
+		}
+		runs = append(runs, stats)
+		if err != nil || stats.Interrupted {
+			break
+		}
+	}
+	printLoad(env.Stdout(), runs, asJSON)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return loadStatus(runs)
+}
+
+// loadFailStatus is load's exit status when a verdict is FAIL: the server's
+// answers showed a lock bug. It differs from 1, a run that could not be
+// judged (an error, a resource that could not be read, counts that do
+// not add up), so that a script can expect break mode's FAIL without
+// taking a server gone for it.
+const loadFailStatus = 3
+
+// loadStatus is nil when every run's verdict is OK, status 1 (already
+// reported: the verdict says why) when one could not be judged, else
+// loadFailStatus when one is FAIL.
+func loadStatus(runs []load.Stats) error {
+	status := 0
+	for _, s := range runs {
+		switch s.Outcome() {
+		case load.Unknown, load.Nothing:
+			return Status(1)
+		case load.Fail:
+			status = loadFailStatus
+		}
+	}
+	if status != 0 {
+		return Status(status)
+	}
+	return nil
+}
+
+// splitModes takes --modes A,B,... out of the arguments.
+func splitModes(args []string) ([]string, []string) {
+	for i, a := range args {
+		if a == "--modes" && i+1 < len(args) {
+			return strings.Split(args[i+1], ","), append(append([]string{}, args[:i]...), args[i+2:]...)
+		}
+		if v, ok := strings.CutPrefix(a, "--modes="); ok {
+			return strings.Split(v, ","), append(append([]string{}, args[:i]...), args[i+1:]...)
+		}
+	}
+	return nil, args
+}
+
+// loadDialer gives each worker (and load's control connection, 0) a
+// connection of its own to the lab's server, named on it.
+func loadDialer(t session.Target) func(int) load.Conn {
+	return func(w int) load.Conn {
+		name := fmt.Sprintf("load-w%d", w)
+		if w == 0 {
+			name = "load-control"
+		}
+		return session.NewConn(t, name)
+	}
+}
+
+// progressWriter is where load's progress bar goes: the terminal only.
+func progressWriter(env Env, asJSON bool) io.Writer {
+	lw, toTerminal := env.Stdout().(*output.LineWriter)
+	if !env.TTY() || asJSON || !env.Interactive() && !(toTerminal && lw.Session() == session.Main) {
+		return nil
+	}
+	return env.Output().TerminalErr()
+}
+
+func printLoad(w io.Writer, runs []load.Stats, asJSON bool) {
+	switch {
+	case len(runs) == 0:
+	case asJSON:
+		for _, r := range runs {
+			fmt.Fprintln(w, r.JSON())
+		}
+	case len(runs) == 1:
+		fmt.Fprint(w, runs[0].Table())
+	default:
+		fmt.Fprint(w, load.Compare(runs))
+	}
+}

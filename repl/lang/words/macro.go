@@ -1,0 +1,74 @@
+package words
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/keyguard"
+	"github.com/locklab/locklab/repl/lab/macros"
+)
+
+// macroWord lists a lesson macro in the table.
+func macroWord(m *macros.Macro) Word {
+	return Word{Name: m.Name, Kind: Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
+		Run: func(ctx context.Context, env Env, args []string) error {
+			err := m.Run(ctx, macroEnv{env}, args[1:])
+			var usage *macros.UsageError
+			var foreign *keyguard.ForeignError
+			switch {
+			case errors.As(err, &usage):
+				return &Error{Status: 2, Msg: usage.Error()}
+			case errors.Is(err, macros.ErrReply):
+				return Status(1)
+			case errors.As(err, &foreign): // a refusal: the script goes on, as after load's
+				return Failf("%v", err)
+			}
+			return err
+		}}
+}
+
+// macroEnv is a macro's view of the run (see macros.Env).
+type macroEnv struct{ env Env }
+
+func (e macroEnv) Session() string { return e.env.Session() }
+
+func (e macroEnv) Run(ctx context.Context, session string, args ...string) (resp.Reply, error) {
+	return e.env.Send(ctx, session, args, true)
+}
+
+func (e macroEnv) Query(ctx context.Context, session string, args ...string) (resp.Reply, error) {
+	return e.env.Send(ctx, session, args, false)
+}
+
+// Say prints a line of the macro's in session's output, its values shown
+// as check.Say shows them.
+func (e macroEnv) Say(session, format string, a ...any) {
+	fmt.Fprintln(e.env.StdoutOf(session), check.Say(format, a...))
+}
+
+func (e macroEnv) Seats(slot string, n int64) { e.env.Recorder().SetSeats(slot, n) }
+
+func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error {
+	return e.env.Clock().Sleep(ctx, d)
+}
+
+func (e macroEnv) Now() time.Time { return e.env.Clock().Now() }
+
+func (e macroEnv) SHA(script string) string { return e.env.State().SHA(script) }
+
+func (e macroEnv) SetLoaded(script, sha string) { e.env.State().SetLoaded(script, sha) }
+
+func (e macroEnv) OwnServer() bool { return e.env.Sessions().Target.Embedded }
+
+// Inspect sends args on a connection of its own, closed after it (see
+// macros.Env).
+func (e macroEnv) Inspect(ctx context.Context, args ...string) (resp.Reply, error) {
+	c := session.NewConn(e.env.Sessions().Target, "locklab-check")
+	defer c.Close()
+	return c.Do(ctx, args)
+}

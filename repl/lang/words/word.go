@@ -1,0 +1,190 @@
+package words
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/locklab/locklab/repl/cli/cliflags"
+	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/record"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Word is one word of the lab language.
+type Word struct {
+	Name, Usage, Summary string
+	Kind                 Kind
+	// Bidder says the first argument names a bidder: a job running the
+	// word (`book alice &`) becomes session alice.
+	Bidder bool
+	// Sessions are the sessions the word always uses besides the caller's
+	// (blind-unlock's slow and fast).
+	Sessions []string
+	// Unexplorable, when set, is why explore cannot run the word: it
+	// starts servers of its own (cluster up, redlock up), which do not run
+	// on explore's virtual time, or needs what they are (a real link, a
+	// node's own clock), or runs for thousands of steps. explore refuses a
+	// script that names it, and stops a search whose run reaches it (a
+	// name known only at run time: c=cluster; $c up).
+	Unexplorable string
+	Run          func(ctx context.Context, env Env, args []string) error
+}
+
+// Env is a word's view of the run it is part of, given by the shell.
+type Env interface {
+	Stdout() io.Writer
+	Stderr() io.Writer
+	// StdoutOf is where a line of session name goes: its own lines, when
+	// the command runs at the terminal.
+	StdoutOf(name string) io.Writer
+	Stdin() io.Reader
+	// Session is the session the command runs in.
+	Session() string
+	Sessions() *session.Set
+	Recorder() *record.Recorder
+	Output() *output.Output
+	State() *State
+	// Send sends args in session name, traced and annotated; print prints
+	// the reply as redis-cli would. The error is an exit status for a
+	// connection that failed (already reported), or ctx's.
+	Send(ctx context.Context, name string, args []string, print bool) (resp.Reply, error)
+	// Deliver prints and annotates an event sent on a connection of its
+	// own (redis-cli's), in mode, and returns the command's exit status.
+	Deliver(e session.Event, mode cliflags.Output, exitOnError bool) error
+	// ConnFailed reports a connection to t that failed; it returns the
+	// exit status.
+	ConnFailed(ctx context.Context, t session.Target, err error) error
+	// Dispatch runs a command line in session name (`@NAME on primary ...`).
+	Dispatch(ctx context.Context, name string, args []string) error
+	// RunScript runs a .lab or .sh file in the calling session.
+	RunScript(ctx context.Context, path string, args []string) error
+	// Verdict prints the run's verdict so far and returns it.
+	Verdict(ctx context.Context) []check.Finding
+	// Findings is the verdict so far, unprinted.
+	Findings(ctx context.Context) []check.Finding
+	// Explore runs `explore ARGS` (args without the word).
+	Explore(ctx context.Context, args []string) error
+	// Position is FILE:LINE:COL (or LINE:COL) of the running command.
+	Position() string
+	// InFile reports whether the command comes from a script file.
+	InFile() bool
+	Interactive() bool
+	TTY() bool
+	// Clock is time as the lab sees it: every sleep and --work goes
+	// through it.
+	Clock() clock.Clock
+	// Width is the terminal's width in columns.
+	Width() int
+}
+
+// Kind is what a command word is.
+type Kind int
+
+const (
+	Unknown Kind = iota // no word of the lab: refused (status 127)
+	Redis               // a Redis command, sent as typed
+	Shell               // the interpreter's own (echo, wait, set -e, test ...)
+	Lab                 // a lab word of the table (sleep, help, expect ...)
+	Macro               // a lesson macro (book, book-locked ...)
+	Session             // @NAME: the rest runs in session NAME
+	Script              // a script file: ./x.sh, run x.lab, source, bash, sh
+	Repeat              // redis-cli's `N CMD`: CMD N times
+)
+
+var kindNames = [...]string{"unknown", "redis", "shell", "lab", "macro", "session", "script", "repeat"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Error is a word's failure: its message for the user (none when it was
+// already reported, as a Redis error reply is) and the exit status.
+type Error struct {
+	Status int
+	Msg    string
+	Bare   bool // print Msg as it is, without locklab's name (sleep's, redis-cli's own words)
+}
+
+func (e *Error) Error() string {
+	if e.Msg == "" {
+		return fmt.Sprintf("exit status %d", e.Status)
+	}
+	return e.Msg
+}
+
+// Failf is a failure with status 1.
+func Failf(format string, a ...any) error { return &Error{Status: 1, Msg: fmt.Sprintf(format, a...)} }
+
+// Bare is a failure (status 1) in another program's words, printed as
+// they are.
+func Bare(format string, a ...any) error {
+	return &Error{Status: 1, Msg: fmt.Sprintf(format, a...), Bare: true}
+}
+
+// Usage is bad arguments (status 2), with the usage line.
+func Usage(usage string) error { return &Error{Status: 2, Msg: "usage: " + usage} }
+
+// Status is a failure already reported (a Redis error reply with -e, a
+// connection error printed in redis-cli's words).
+func Status(n int) error { return &Error{Status: n} }
+
+// AsError finds a word's Error in err.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// ExitCode is the process exit status for a run's error: the script's own
+// status, 2 for a syntax error, 130 for Ctrl-C, 1 for anything else.
+func ExitCode(err error) int {
+	if status, ok := AsStatus(err).(interp.ExitStatus); ok {
+		return int(status)
+	}
+	return 0
+}
+
+// AsStatus is err as the interpreter's exit status: a run's own, 2 for a
+// syntax error, 130 for Ctrl-C, a word's failure's, else 1.
+func AsStatus(err error) error {
+	var perr syntax.ParseError
+	var status interp.ExitStatus
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &status):
+		return status
+	case errors.As(err, &perr):
+		return interp.ExitStatus(2)
+	case errors.Is(err, context.Canceled):
+		return interp.ExitStatus(130)
+	}
+	if e, ok := AsError(err); ok {
+		return interp.ExitStatus(e.Status)
+	}
+	return interp.ExitStatus(1)
+}
+
+// Describe words an error from a run for the user, or returns "" when there
+// is nothing to say (a plain exit status).
+func Describe(err error) string {
+	var perr syntax.ParseError
+	var status interp.ExitStatus
+	switch {
+	case err == nil, errors.As(err, &status):
+		return ""
+	case errors.Is(err, context.Canceled):
+		return "(interrupted)"
+	case errors.As(err, &perr):
+		return fmt.Sprintf("locklab: %v", perr)
+	}
+	if e, ok := AsError(err); ok && (e.Msg == "" || e.Bare) {
+		return e.Msg // already reported (""), or in another program's words
+	}
+	return "locklab: " + err.Error()
+}

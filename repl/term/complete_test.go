@@ -1,0 +1,74 @@
+package term
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locklab/locklab/repl/cli/gaps"
+)
+
+// completions is what Tab offers after line, whole words.
+func completions(c *Completer, line string) []string {
+	cands, n := c.Do([]rune(line), len([]rune(line)))
+	word := line[len(line)-n:]
+	var out []string
+	for _, cand := range cands {
+		out = append(out, strings.TrimSpace(word+string(cand)))
+	}
+	return out
+}
+
+// TestCompleteEmbeddedGaps: on the embedded Redis, Tab leaves out what it
+// lacks (CONFIG, DEBUG, CLIENT LIST, OBJECT ENCODING) and still offers
+// what it has. On a real server (no lacks) everything is offered.
+func TestCompleteEmbeddedGaps(t *testing.T) {
+	embedded, real := NewCompleter(gaps.Embedded), NewCompleter(nil)
+	tests := []struct {
+		line       string
+		has, lacks []string
+	}{
+		{"CON", []string{"CONFIG"}, nil},
+		{"DEB", []string{"DEBUG"}, nil},
+		{"CLIENT ", []string{"LIST", "KILL", "PAUSE"}, []string{"SETNAME", "GETNAME"}},
+		{"OBJECT ", []string{"ENCODING"}, []string{"IDLETIME"}},
+		{"ex", nil, []string{"exists", "expect"}},
+	}
+	for _, tt := range tests {
+		got, all := completions(embedded, tt.line), completions(real, tt.line)
+		for _, name := range tt.has {
+			if slices.Contains(got, name) {
+				t.Errorf("embedded: %q offers %s, which it lacks: %q", tt.line, name, got)
+			}
+			if !slices.Contains(all, name) {
+				t.Errorf("real server: %q does not offer %s: %q", tt.line, name, all)
+			}
+		}
+		for _, name := range tt.lacks {
+			if !slices.Contains(got, name) {
+				t.Errorf("embedded: %q does not offer %s: %q", tt.line, name, got)
+			}
+		}
+	}
+}
+
+// TestHintEmbeddedGaps: on the embedded Redis, the grey hint for a
+// command it lacks says so; for others, and on a real server, it shows
+// the arguments still to type.
+func TestHintEmbeddedGaps(t *testing.T) {
+	embedded, real := NewCompleter(gaps.Embedded), NewCompleter(nil)
+	for line, want := range map[string]string{
+		"CONFIG GET ":     "(the embedded Redis lacks CONFIG GET: -p PORT runs it on redis-server)",
+		"client list":     "(the embedded Redis lacks CLIENT LIST: -p PORT runs it on redis-server)",
+		"@bob DEBUG ":     "(the embedded Redis lacks DEBUG: -p PORT runs it on redis-server)",
+		"GET ":            "key",
+		"CLIENT SETNAME ": "connection-name",
+	} {
+		if got := embedded.Hint(line); got != want {
+			t.Errorf("embedded hint for %q = %q, want %q", line, got, want)
+		}
+	}
+	if got := real.Hint("CONFIG GET "); !strings.Contains(got, "parameter") {
+		t.Errorf("real server: hint for CONFIG GET = %q, want its arguments", got)
+	}
+}
