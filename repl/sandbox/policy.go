@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -160,11 +161,12 @@ func absolute(path string) string {
 	return path
 }
 
-// dropEmpty drops the rules of a Run field left empty.
+// dropEmpty drops the rules of a Run field left empty, and a rule that
+// repeats an earlier one's path and access.
 func dropEmpty(p Policy) Policy {
 	out := p[:0]
 	for _, r := range p {
-		if r.Path != "" {
+		if r.Path != "" && !slices.ContainsFunc(out, func(o Rule) bool { return o.Path == r.Path && o.Access == r.Access }) {
 			out = append(out, r)
 		}
 	}
