@@ -49,7 +49,11 @@ type Options struct {
 	// locklab in their own process.
 	ShareCPUs bool
 	Scripts   fs.FS // the lab's own scripts (scripts/), for `make` and ./book_no_lock.sh from anywhere
-	color     bool  // decided in Main
+	// Sandbox restricts the process with Landlock once set-up is done
+	// (see Confine): set when locklab is a process of its own, never by
+	// tests that run locklab in theirs (it lasts for the whole process).
+	Sandbox bool
+	color   bool // decided in Main
 }
 
 // Main runs locklab as the options say and returns the exit status.
@@ -64,6 +68,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	in.opts.color = useColor(o.NoColor, stdout)
 	installWords(in.opts)
 	if isExplore(o) {
+		confineIf(o, stdin, stderr)
 		return runExplore(o, stdout, stderr) // servers of its own, one per schedule
 	}
 	target, stop, err := openTarget(&in.opts.Flags)
@@ -72,6 +77,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stop()
+	confineIf(o, stdin, stderr) // the target is open (--cacert read, the embedded server listening)
 	if o.ShareCPUs {
 		shareCPUs(target, os.Getenv("GOMAXPROCS") != "")
 	}
