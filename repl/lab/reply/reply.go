@@ -194,6 +194,9 @@ func (p *Printer) Judge(ctx context.Context, w io.Writer, main *session.Session)
 	}
 	findings := p.Rec.Judge(ctx, main)
 	p.Verdict(w, findings)
+	if n := p.Rec.Dropped(); n > 0 && len(findings) > 0 {
+		fmt.Fprintln(w, p.Out.Note(check.Info, fmt.Sprintf("verdict: (on every command; the timeline keeps only the last %d, the first %d are not drawn)", record.MaxEvents, n)))
+	}
 	p.Rec.Showed(findings)
 	return findings
 }

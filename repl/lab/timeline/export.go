@@ -14,9 +14,18 @@ import (
 func Draw(o *output.Output, t Timeline, width int, compact bool) string {
 	style := Style{Lane: o.PaintLane, Level: o.Note}
 	if compact {
-		return Compact(t, width, style)
+		return DroppedLine(t) + Compact(t, width, style)
 	}
-	return Terminal(t, width, style)
+	return DroppedLine(t) + Terminal(t, width, style)
+}
+
+// DroppedLine says, above a picture of a run that outgrew the record,
+// that its oldest commands are not drawn ("" when none was dropped).
+func DroppedLine(t Timeline) string {
+	if t.Dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("(the run's first %d commands are not drawn: the picture keeps the last ones; the notes and the verdict saw them all)\n", t.Dropped)
 }
 
 // Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg):
@@ -26,6 +35,9 @@ func Export(t Timeline, format, file string) error {
 		return err
 	}
 	text := Mermaid(t)
+	if line := DroppedLine(t); line != "" {
+		text = "%% " + line + text
+	}
 	if format == "svg" {
 		text = SVG(t)
 	}
