@@ -12,7 +12,7 @@ import (
 // Each rule names a package (and everything under it) and the wings it
 // may not reach, directly or through another package.
 var houseRules = []struct {
-	pkg, why string
+	pkg, why  string
 	forbidden []string
 }{
 	{"repl/lang/words", "the kernel knows no feature: features install their words into it",
