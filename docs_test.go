@@ -73,6 +73,7 @@ func TestDocsExamplesRun(t *testing.T) {
 // by their first words.
 var docsNotRun = []struct{ prefix, why string }{
 	{"go test ", "the tests themselves: a testscript cannot run the suite it is part of"},
+	{"go list ", "the go command on the repository, which a testscript's folder is not; TestHouseFigures reads the same"},
 	{"bash .ci/run", "CI itself, which runs the tests"},
 	{"docker ", "it needs Docker; the tests start their own redis-server"},
 	{"bench/", "a benchmark: minutes of CPU, figures rather than checks"},
