@@ -346,7 +346,7 @@ func (r scriptRun) sameWord(doc, script string) bool {
 }
 
 // scriptWords splits a testscript line as testscript does: words
-// separated by blanks, '...' quoting (” inside it a quote), a leading
+// separated by blanks, '...' quoting (a doubled quote inside it is one), a leading
 // [condition] and ! or ? dropped.
 func scriptWords(line string) []string {
 	var words []string
