@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 // acquireWord is `redlock acquire KEY TOKEN [--ttl DUR] [--drift F]
@@ -90,7 +91,7 @@ func parseOptions(args []string) (Options, error) {
 func printAnswers(w io.Writer, answers []Answer) {
 	for _, a := range answers {
 		cmd := quorum.ShortCommand(a.Args)
-		if a.Args[0] == "EVAL" && a.Args[1] == releaseScript {
+		if scripts.Release.RunBy(a.Args) {
 			cmd = "EVAL <compare-and-delete> " + quorum.ShortCommand(a.Args[2:])
 		}
 		fmt.Fprintln(w, check.Say("  %s  %s -> %s", a.Node, cmd, a.Text()))
