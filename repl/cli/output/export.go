@@ -1,11 +1,8 @@
 package output
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/locklab/locklab/repl/lab/timeline"
 )
@@ -19,8 +16,9 @@ func (o *Output) Draw(t timeline.Timeline, width int, compact bool) string {
 	return timeline.Terminal(t, width, style)
 }
 
-// Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg):
-// a new file or one it replaces, never through a symbolic link.
+// Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg),
+// with WriteFile: a new file or a regular one it replaces, never through
+// a symbolic link.
 func Export(t timeline.Timeline, format, file string) error {
 	if err := CheckExport(format, file); err != nil {
 		return err
@@ -29,18 +27,10 @@ func Export(t timeline.Timeline, format, file string) error {
 	if format == "svg" {
 		text = timeline.SVG(t)
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
-	if errors.Is(err, syscall.ELOOP) {
-		return fmt.Errorf("--%s %s: a symbolic link: not followed (name the file itself)", format, file)
+	if err := WriteFile(file, []byte(text)); err != nil {
+		return fmt.Errorf("--%s %w", format, err)
 	}
-	if err != nil {
-		return fmt.Errorf("--%s %s: %w", format, file, errors.Unwrap(err))
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return fmt.Errorf("--%s %s: %w", format, file, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // CheckExport says what is wrong with a file name for a picture of
