@@ -72,13 +72,16 @@ func parseOptions(args []string) (Options, error) {
 		var err error
 		switch args[i] {
 		case "--ttl":
-			o.TTL, err = time.ParseDuration(args[i+1])
+			o.TTL, err = durationArg(Usage, args[i], args[i+1])
 		case "--timeout":
-			o.Timeout, err = time.ParseDuration(args[i+1])
+			o.Timeout, err = durationArg(Usage, args[i], args[i+1])
 		case "--drift":
 			o.Drift, err = strconv.ParseFloat(args[i+1], 64)
 		default:
 			err = UsageError(Usage)
+		}
+		if _, told := err.(UsageError); told {
+			return o, err
 		}
 		if err != nil || o.TTL < time.Millisecond || o.Timeout <= 0 || o.Drift < 0 {
 			return o, UsageError(Usage)
