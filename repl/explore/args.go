@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
 // Usage is the explore command's syntax.
@@ -120,7 +121,7 @@ func (c *Command) CheckFiles() error {
 			continue
 		}
 		if out.format != "" {
-			if err := output.CheckExport(out.format, out.file); err != nil {
+			if err := timeline.CheckExport(out.format, out.file); err != nil {
 				return err
 			}
 		}
