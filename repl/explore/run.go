@@ -16,6 +16,7 @@ import (
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/shell"
@@ -105,7 +106,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	out, refusal := &lockedBuffer{}, &runRefusal{}
 	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
 		Gutter: p.picture, Color: p.picture && p.color,
-		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check})
+		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check, Hint: scripts.LuaHint})
 	if err != nil {
 		return nil, err
 	}

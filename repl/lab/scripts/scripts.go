@@ -64,6 +64,19 @@ func IsLua(text string) bool {
 	return strings.Contains(text, "redis.call(") || strings.Contains(text, "redis.pcall(")
 }
 
+// LessonEval is the lesson's own line that runs Release.
+var LessonEval = `EVAL "` + Release.Body + `" 1 lock:demo my-token`
+
+// LuaHint is the shell's hint (shell.Config.Hint) for an entry that does
+// not parse because it is Lua pasted alone: run it with EVAL, as the
+// lesson does. "" for any other entry.
+func LuaHint(entry string) string {
+	if !IsLua(entry) {
+		return ""
+	}
+	return "hint: this is Lua: run it with EVAL '...' 1 KEY ARG, as the lesson does:\n  " + LessonEval
+}
+
 var (
 	// Release is the lesson's compare-and-delete, as its seeds spell it:
 	// delete the lock only while it still holds the caller's token.
