@@ -7,6 +7,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/scripts"
+	"github.com/locklab/locklab/repl/lang/duration"
 )
 
 func extendMacro(ctx context.Context, env Env, args []string) error {
@@ -125,8 +126,8 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // ttlArg is extend's TTL: milliseconds when bare, as PEXPIRE takes them
 // (the command it stands for), or a duration with its unit.
 func ttlArg(s string) (time.Duration, error) {
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms <= maxDuration.Milliseconds() {
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms <= duration.Max.Milliseconds() {
 		return time.Duration(ms) * time.Millisecond, nil
 	}
-	return ParseDuration(s)
+	return duration.Span(s)
 }

@@ -184,7 +184,7 @@ func (f *flags) parse(args []string, npos int) ([]string, error) {
 func isOption(arg string) bool { return strings.HasPrefix(arg, "--") }
 
 // durValue is a flag value in the lesson's units, with its unit: 300ms,
-// 2s, 1.5s (0 needs none). A bare number is refused (ParseDuration): `--work
+// 2s, 1.5s (0 needs none). A bare number is refused (duration.Span): `--work
 // 3` could be 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold.
 // A TTL (min 1ms) must be at least a millisecond, as PX counts whole ones.
 type durValue struct {
@@ -238,11 +238,8 @@ func (v durValue) String() string {
 	return v.d.String()
 }
 
-// maxDuration bounds durations: a lab run is minutes, not years.
-const maxDuration = 24 * time.Hour
-
 func (v durValue) Set(s string) error {
-	d, err := ParseDuration(s)
+	d, err := duration.Span(s)
 	if err != nil {
 		return err
 	}
@@ -251,16 +248,6 @@ func (v durValue) Set(s string) error {
 	}
 	*v.d = d
 	return nil
-}
-
-// ParseDuration reads a macro's DUR (duration.Parse: a number with its
-// unit, 300ms, 2s, 1m, or 0; a bare number is refused), at most 24h.
-func ParseDuration(s string) (time.Duration, error) {
-	d, err := duration.Parse(s)
-	if err == nil && (d < 0 || d > maxDuration) {
-		err = errors.New("want a duration such as 300ms or 2s, up to 24h")
-	}
-	return d, err
 }
 
 func millis(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }

@@ -64,3 +64,17 @@ func Flag(flag, value string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// Max bounds a lesson macro's DUR: a lab run is minutes, not years.
+const Max = 24 * time.Hour
+
+// Span reads a DUR a lesson macro works, waits or holds a lock for
+// (Parse), from 0 to Max: the macros read theirs with it, and the
+// precheck checks a script's calls of them with it.
+func Span(s string) (time.Duration, error) {
+	d, err := Parse(s)
+	if err == nil && (d < 0 || d > Max) {
+		err = errors.New("want a duration such as 300ms or 2s, up to 24h")
+	}
+	return d, err
+}
