@@ -5,9 +5,10 @@
 //
 // The senders (the macros, load, redlock, keyguard) run these values and
 // spell no Lua of their own; the annotator (repl/lab/check) knows the
-// fenced write by RunBy, and the paste hint (repl/lang/lines) shows
-// Release as the lesson runs it. A test keeps it so: a Go string with
-// redis.call or redis.pcall in it, outside this package and the tests, fails
+// fenced write by RunBy, and the shell's hint for Lua pasted alone
+// (LuaHint, given to it as shell.Config.Hint) shows Release as the lesson
+// runs it. A test keeps it so: a Go string with redis.call or
+// redis.pcall in it, outside this package and the tests, fails
 // TestOneHome.
 //
 // Every script but Inspect touches only the keys it declares, each at a
