@@ -23,6 +23,7 @@ import (
 	"github.com/locklab/locklab/repl/explore"
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/lines"
@@ -203,6 +204,7 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width:   func() int { return terminalWidth(in.stdout) },
 		Scripts: in.opts.Scripts,
+		Hint:    scripts.LuaHint,
 		Observe: in.observe,
 	})
 	if sh != nil {

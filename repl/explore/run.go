@@ -17,6 +17,7 @@ import (
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/shell"
@@ -108,7 +109,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	observe := func(c words.ObserverConfig) words.Observer { run = lab.NewRun(c); return run }
 	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
 		Gutter: p.picture, Color: p.picture && p.color,
-		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check, Observe: observe})
+		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check, Observe: observe, Hint: scripts.LuaHint})
 	if err != nil {
 		return nil, err
 	}

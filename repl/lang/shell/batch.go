@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lang/words"
 )
@@ -28,24 +29,28 @@ func (s *Shell) plainCommand(st *syntax.Stmt) ([]string, bool) {
 	}
 	// A word only the redis-cli stand-in rule sends to Redis (lower case,
 	// unknown) may be a function the input defined: the interpreter decides.
-	if words.Classify(args, words.Lang).Kind != words.Redis || unbatchable[strings.ToUpper(args[0])] {
+	if words.Classify(args, words.Lang).Kind != words.Redis || !batchable(args) {
 		return nil, false
 	}
 	return args, true
 }
 
-// unbatchable commands are sent alone: they may end the connection (a
-// failed pipeline loses the replies that came before the failure),
-// change how later replies are read, or block (a Ctrl-C that cuts a
-// blocked pipeline would lose the commands queued behind it).
+// batchable reports whether a Redis command may share a pipeline. Those
+// sent alone may end the connection (a failed pipeline loses the replies
+// that came before the failure), change how later replies are read
+// (unbatchable, and the streams: commands.Streams), or block (a Ctrl-C
+// that cuts a blocked pipeline would lose the commands queued behind it:
+// commands.Blocks).
+func batchable(args []string) bool {
+	return !unbatchable[strings.ToUpper(args[0])] && !commands.Streams(args) && !commands.Blocks(args)
+}
+
+// unbatchable are the commands, neither streams nor blocking, that may
+// end the connection or change how it reads replies.
 var unbatchable = map[string]bool{
 	"SHUTDOWN": true, "QUIT": true, "RESET": true, "CLIENT": true, "DEBUG": true,
-	"MONITOR": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
 	"HELLO": true, "AUTH": true, "REPLICAOF": true, "SLAVEOF": true, "FAILOVER": true,
 	"SYNC": true, "PSYNC": true,
-	"BLPOP": true, "BRPOP": true, "BRPOPLPUSH": true, "BLMOVE": true, "BLMPOP": true,
-	"BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true, "XREAD": true, "XREADGROUP": true,
-	"WAIT": true, "WAITAOF": true,
 }
 
 // runBatch sends plain commands (see plainCommand) in the main session as

@@ -43,6 +43,10 @@ type Config struct {
 	// ends the run: explore's, for words whose entry says it cannot run
 	// them, named only at run time ($c up).
 	Refuse func(w *words.Word, at string) error
+	// Hint, when set, is asked about an entry that does not parse, and
+	// may say what it is (the lab's: Lua pasted alone, scripts.LuaHint);
+	// "" leaves it to the language's own hint (lines.PasteHint).
+	Hint func(entry string) string
 	// Observe makes the observer of the shell's runs (lab.Observe): what
 	// every command and reply means for the lesson.
 	Observe func(words.ObserverConfig) words.Observer
