@@ -1,4 +1,4 @@
-// Package repl is locklab's terminal: readline with a redis-cli-style
+// Package term is locklab's terminal: readline with a redis-cli-style
 // prompt, completion of commands, subcommands, lab words and keys seen,
 // grey argument hints, and the history file, which never keeps an entry
 // that sent a secret (the shell decides, from what reached a server) or

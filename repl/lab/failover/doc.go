@@ -1,4 +1,4 @@
-// Package topology starts and owns a primary and a replica, real
+// Package failover starts and owns a primary and a replica, real
 // redis-server child processes on free loopback ports, with a small
 // in-process TCP proxy in the replication link, so a lab can lose a lock
 // on failover deterministically: cut the link (the primary's bytes are

@@ -1,4 +1,4 @@
-// Package lab holds locklab's macros: the lesson's scenarios as commands
+// Package macros holds locklab's macros: the lesson's scenarios as commands
 // (book, book-locked, blind-unlock, eval-release). One table gives each
 // macro's usage, help, completion and code.
 //

@@ -10,12 +10,16 @@
 // of background jobs, help and completion all ask it, and nothing else
 // decides.
 //
+// It is the language's kernel and knows no feature: it has its own words
+// (redis-cli, docker, sleep, run, help, clear) and the program installs
+// the rest as a literal list (Install: lab.Words(), explore.Words()).
 // Each property of a word lives on its entry: its usage, whether it
 // names a bidder, whether explore can run it (Unexplorable, which both
-// explore's reading of a script and its runs ask). The failover lab's
-// cluster is one at a time per shell (State), as Redlock's nodes are.
+// explore's reading of a script and its runs ask), its pre-run Check and
+// its long Help. What a feature keeps between lines lives in the shell's
+// Parts (see Part); what watches the runs is an Observer.
 //
-// The table is a literal. A word's Run returns an error (see Error) and
+// The table is a literal list. A word's Run returns an error (see Error) and
 // never prints its own failure: the shell prints it and maps it to an
 // exit status, in one place.
 package words
