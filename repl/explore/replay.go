@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"syscall"
 
+	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/shellquote"
@@ -112,7 +112,7 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 // `schedule` line naming each step's session, then the script itself.
 // It follows no symbolic link.
 func Save(path string, sc Script, s *Schedule) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	f, err := output.CreateNoFollow(path)
 	if errors.Is(err, syscall.ELOOP) {
 		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", path)
 	}

@@ -3,7 +3,6 @@ package output
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"syscall"
 
@@ -29,7 +28,7 @@ func Export(t timeline.Timeline, format, file string) error {
 	if format == "svg" {
 		text = timeline.SVG(t)
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	f, err := CreateNoFollow(file)
 	if errors.Is(err, syscall.ELOOP) {
 		return fmt.Errorf("--%s %s: a symbolic link: not followed (name the file itself)", format, file)
 	}
