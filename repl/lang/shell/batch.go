@@ -7,7 +7,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cli/session"
-	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -54,7 +53,7 @@ var unbatchable = map[string]bool{
 // one by one would.
 func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	for _, args := range batch {
-		s.rec.Sending(session.Main, args)
+		s.obs.Sending(session.Main, args)
 	}
 	events, err := s.cfg.Sessions.Get(session.Main).DoBatch(ctx, batch)
 	stdout, stderr := s.out.Writers(session.Main)
@@ -62,11 +61,11 @@ func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	e.hc.Stdout, e.hc.Stderr = stdout, stderr
 	var status error
 	for _, ev := range events {
-		s.print.Deliver(stderr, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
+		s.obs.Deliver(stderr, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
 		status = s.replied(e, session.Main, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {
-		status = reply.ConnFailed(ctx, stderr, s.cfg.Sessions.Target, err)
+		status = words.ConnFailed(ctx, stderr, s.cfg.Sessions.Target, err)
 	}
 	return status
 }

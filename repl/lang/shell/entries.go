@@ -229,7 +229,7 @@ func (e *entries) rememberHeld() {
 // for them: once the jobs its jobs started have ended too (its wait saw
 // only its own), the verdict on what they did.
 func (e *entries) verdict(ctx context.Context) {
-	if e.s.jobs.WaitGroup(ctx) != nil || ctx.Err() != nil || !e.s.rec.Judged() {
+	if e.s.jobs.WaitGroup(ctx) != nil || ctx.Err() != nil || !e.s.obs.Judged() {
 		return // Ctrl-C
 	}
 	e.s.out.Flush()

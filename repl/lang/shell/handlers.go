@@ -127,7 +127,7 @@ func (s *Shell) report(ctx context.Context, args []string, err error) error {
 		return err // nil, an exit status, ctx's error, or a fatal error that stops the script
 	}
 	if e.Status != 0 && args[0] != "expect" {
-		s.rec.Failed(s.env(ctx).describe(args, e.Msg))
+		s.obs.Failed(s.env(ctx).describe(args, e.Msg))
 	}
 	if e.Msg != "" {
 		msg := e.Msg
@@ -158,9 +158,6 @@ func (s *Shell) inSession(ctx context.Context, env *env, args []string) error {
 	name, ok := words.SessionName(args[0])
 	if !ok || len(args) < 2 {
 		return words.Usage("@NAME COMMAND [ARG ...]   (e.g. @alice SET lock:demo alice-token NX PX 5000; NAME is a letter, then letters, digits, - or _)")
-	}
-	if args[1] == "on" {
-		return words.OnNode(ctx, env, name, args[2:])
 	}
 	return s.dispatch(context.WithValue(ctx, sessionKey{}, name), args[1:])
 }

@@ -1,7 +1,7 @@
 package shell
 
 import (
-	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -14,9 +14,6 @@ import (
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/record"
-	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/jobs"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -46,18 +43,9 @@ type Config struct {
 	// ends the run: explore's, for words whose entry says it cannot run
 	// them, named only at run time ($c up).
 	Refuse func(w *words.Word, at string) error
-	// Explore runs `explore ARGS` and returns its exit status (the
-	// program sets it: package explore runs shells of its own).
-	Explore func(ctx context.Context, call ExploreCall) int
-}
-
-// ExploreCall is an `explore ARGS` line of the language.
-type ExploreCall struct {
-	Args           []string
-	InFile         bool                              // it comes from a script
-	MayWrite       bool                              // a person typed it at the REPL: --save, --svg and --mermaid may write
-	Read           func(path string) ([]byte, error) // reads the script to explore, through the lab's view of files
-	Stdout, Stderr io.Writer
+	// Observe makes the observer of the shell's runs (lab.Observe): what
+	// every command and reply means for the lesson.
+	Observe func(words.ObserverConfig) words.Observer
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
@@ -66,9 +54,8 @@ type ExploreCall struct {
 type Shell struct {
 	cfg    Config
 	out    *output.Output
-	print  *reply.Printer
-	rec    *record.Recorder
-	lab    *words.State
+	obs    words.Observer // the lab's record, printer and checker of the runs
+	parts  *words.Parts   // the features' state (the lab's cluster, Redlock's nodes ...)
 	runner *interp.Runner // the REPL's and piped input's
 	jobs   *jobs.Jobs
 	view   *labfs.View // the files the lab was given
@@ -77,8 +64,6 @@ type Shell struct {
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
 	told       map[string]bool // things said once (a script found in the lab's own folder)
-	shown      []check.Finding // the verdict the last run ended with
-	hasShown   bool            // whether it showed one
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
@@ -93,13 +78,17 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.NewClock(cfg.Clock.Now), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs),
+		parts: &words.Parts{}, jobs: jobs.New(cfg.MaxJobs),
 		view: labfs.New(cfg.Dir, cfg.Scripts)}
 	s.out.SetClock(cfg.Clock.Now)
 	if cfg.Tracker != nil {
 		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
 	}
-	s.print = &reply.Printer{Out: s.out, Rec: s.rec, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace}
+	if cfg.Observe == nil {
+		return nil, errors.New("shell: no Observe in Config (the program gives lab.Observe)")
+	}
+	s.obs = cfg.Observe(words.ObserverConfig{Out: s.out, Now: cfg.Clock.Now, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace})
+	s.obs.Install(s.parts)
 	stdout, stderr := s.out.Writers(session.Main)
 	r, err := s.newRunner(stdout, stderr, session.Main)
 	if err != nil {
@@ -145,10 +134,10 @@ func inLabFolder(r *interp.Runner) error {
 }
 
 // Close stops what the lab started (a failover lab's servers).
-func (s *Shell) Close() { s.lab.Close(); s.lab.Redlock().Down(); s.view.Close() }
+func (s *Shell) Close() { s.parts.Close(); s.view.Close() }
 
 // RedisErrors is how many error replies Redis gave so far (for -e).
-func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }
+func (s *Shell) RedisErrors() int { return s.obs.RedisErrors() }
 
 func (s *Shell) setStatus(err error) {
 	s.mu.Lock()
