@@ -7,12 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -95,7 +92,7 @@ func startTTY(ts *testscript.TestScript, args []string) (*terminal, error) {
 		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	cmd.SysProcAttr = ttyAttr()
 	if err := cmd.Start(); err != nil {
 		ctrl.Close()
 		return nil, err
@@ -115,40 +112,6 @@ func lookPath(path, name string) string {
 		}
 	}
 	return name
-}
-
-// openPTY opens a pseudo-terminal pair, rows by cols.
-func openPTY(rows, cols uint16) (ctrl, tty *os.File, err error) {
-	ctrl, err = os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	var n uint32
-	var unlock int32
-	if err = ioctl(ctrl, syscall.TIOCGPTN, unsafe.Pointer(&n)); err == nil {
-		err = ioctl(ctrl, syscall.TIOCSPTLCK, unsafe.Pointer(&unlock))
-	}
-	if err == nil {
-		tty, err = os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	if err != nil {
-		ctrl.Close()
-		return nil, nil, err
-	}
-	size := [4]uint16{rows, cols, 0, 0}
-	if err := ioctl(tty, syscall.TIOCSWINSZ, unsafe.Pointer(&size)); err != nil {
-		ctrl.Close()
-		tty.Close()
-		return nil, nil, err
-	}
-	return ctrl, tty, nil
-}
-
-func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), req, uintptr(arg)); errno != 0 {
-		return errno
-	}
-	return nil
 }
 
 // keep keeps what the terminal shows, until locklab has closed it.

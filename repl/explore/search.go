@@ -227,23 +227,6 @@ func shorter(a, b *outcome) bool {
 	return slices.Compare(picks(a.choices), picks(b.choices)) < 0
 }
 
-// nextPrefix is the choice list of the next schedule depth first: the
-// last choice point with an option left takes its next option, and the
-// ones after it start over. It reports false when there is none.
-func nextPrefix(cs []sched.Choice) ([]int, bool) {
-	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].Pick+1 < cs[i].N {
-			next := make([]int, i+1)
-			for j := range i {
-				next[j] = cs[j].Pick
-			}
-			next[i] = cs[i].Pick + 1
-			return next, true
-		}
-	}
-	return nil, false
-}
-
 // Picks is a schedule's choice list, for replaying it.
 func picks(cs []sched.Choice) []int {
 	out := make([]int, len(cs))

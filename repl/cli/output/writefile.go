@@ -34,7 +34,7 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // it opened, not on a look at the name before: a file swapped meanwhile
 // is the one judged.
 func WriteFile(path string, data []byte, spare ...string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	f, err := openNoFollow(path)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
 		return &WriteError{path, ErrSymlink}

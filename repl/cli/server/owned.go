@@ -1,13 +1,10 @@
 package server
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // ownerFile, in a directory OwnedDir made, holds the PID of the process
@@ -32,8 +29,8 @@ func OwnedDir(prefix string) (string, error) {
 
 // RemoveStale removes the directories OwnedDir made with prefix whose
 // owner is gone (killed with SIGKILL, or the machine lost its power):
-// their servers died with it (see StartProcess). A directory that names
-// no owner may be one being made: it stays.
+// on Linux their servers died with it (see childAttr). A directory that
+// names no owner may be one being made: it stays.
 func RemoveStale(prefix string) {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
 	for _, dir := range dirs {
@@ -46,23 +43,4 @@ func RemoveStale(prefix string) {
 			os.RemoveAll(dir)
 		}
 	}
-}
-
-// Alive reports whether process pid exists and is not a zombie.
-func Alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !os.IsNotExist(err) // no /proc: trust kill(2)
-	}
-	// pid (comm) S ...: the state follows the last ')'.
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z'
-	}
-	return true
 }

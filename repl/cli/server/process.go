@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -58,9 +57,7 @@ func startOnce(ctx context.Context, bin, dir string, extra []string) (*Process, 
 		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no",
 		"--logfile", dir + "/redis.log"}, extra...)
 	cmd := exec.Command(bin, args...)
-	// Its own process group, so a Ctrl-C aimed at us does not reach it
-	// before we stop it ourselves; Pdeathsig stops it if we die first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = childAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting redis-server: %w", err)
 	}

@@ -32,8 +32,8 @@
 // source reportedly has the same code), so check it by the offsets Status (or
 // Observe) reports.
 //
-// Every process is stopped by PID on Close, and by the kernel (Pdeathsig)
-// if locklab dies first. Up stops what it started when its context is
+// Every process is stopped by PID on Close, and on Linux by the kernel
+// (Pdeathsig) if locklab dies first. Up stops what it started when its context is
 // cancelled midway. How many topologies a lab may have at once is the
 // lab's to decide (package words keeps one, in a server.Slot).
 package failover

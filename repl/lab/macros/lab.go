@@ -111,16 +111,6 @@ var Macros = []Macro{
 		Run:     fencedWriteMacro},
 }
 
-// Find returns the macro called name, or nil.
-func Find(name string) *Macro {
-	for i := range Macros {
-		if Macros[i].Name == name {
-			return &Macros[i]
-		}
-	}
-	return nil
-}
-
 // flags parses a macro's arguments: npos positional arguments first, then
 // --name value options (or --name=value).
 type flags struct {

@@ -160,9 +160,6 @@ func commandLine(args []string) string {
 	return strings.Join(words, " ")
 }
 
-// holder is who held key at d, if anyone did.
-func (t Timeline) holder(key string, d time.Duration) (Bar, bool) { return holderIn(t.Bars, key, d) }
-
 // holderIn is the last of bars on key that holds it at d.
 func holderIn(bars []Bar, key string, d time.Duration) (Bar, bool) {
 	for i := len(bars) - 1; i >= 0; i-- {

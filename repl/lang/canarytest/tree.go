@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package canarytest gives the hostile tests a lab folder with canaries
 // around it, and tells whether anything touched them: a canary created,
 // removed, changed or read (its access time moved), or a FIFO that got a

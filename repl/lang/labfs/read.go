@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // MaxScript bounds a script read whole: far above any lab's, and it
@@ -40,7 +39,7 @@ func (v *View) readInFolder(name string) ([]byte, error) {
 	}
 	// O_NONBLOCK: a FIFO opens at once (and is then refused) instead of
 	// waiting for a writer; a regular file reads as usual.
-	f, err := v.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := v.root.OpenFile(name, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return nil, err
 	}
