@@ -14,10 +14,22 @@
 // past the prefix, which goes (Pick), and tells it what happened (Went,
 // Moved). The search (package explore) walks the tree of choice points
 // depth first, each schedule a prefix and the choices its chooser made
-// after it, or, for a Sampler, draws Samples() schedules. One file each:
+// after it, or, for a Sampler, draws Samples() schedules. Each strategy
+// is a file of its own, which says what it does and which flag names it
+// (the first five: dfs.go, --no-reduce; reduce.go, sleep sets, the
+// default; preempt.go, --preemptions K; pct.go, --random N; random.go,
+// --walk N).
 //
-//	dfs.go      DFS      every order (--no-reduce)
-//	reduce.go   Reduce   sleep sets: one order per class of commuting steps (the default)
-//	preempt.go  Preempt  at most K preemptions (--preemptions K, CHESS)
-//	pct.go      PCT      N samples by random priorities (--random N, PCT)
+// Adding a strategy touches three files that are not tests, and no
+// registration line (the flag is where the strategy is made):
+//
+//  1. sched/NAME.go: its type, with Mode, Flags and Chooser (and
+//     Samples and Sample, for one that draws at random), and its
+//     chooser, which embeds first and overrides what it decides.
+//     NAME_test.go runs it on the fake sessions of sched_test.go.
+//  2. explore/args.go: its flag, an fs.Func that reads the flag's value
+//     and calls c.choose(sched.NAME{...}), and its words in Usage. That
+//     sets Options.Strategy, from which the summary, --json, --replay,
+//     --choices, --save and the replay command follow.
+//  3. README.md: a sentence on the flag, in Explore's Bounds.
 package sched
