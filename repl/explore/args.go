@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
 // Usage is the explore command's syntax.
@@ -130,7 +130,7 @@ func (c *Command) CheckFiles() error {
 			continue
 		}
 		if out.format != "" {
-			if err := output.CheckExport(out.format, out.file); err != nil {
+			if err := timeline.CheckExport(out.format, out.file); err != nil {
 				return err
 			}
 		}

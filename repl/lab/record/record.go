@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // maxEvents bounds the commands a run keeps for its timeline.
@@ -39,7 +41,14 @@ type Recorder struct {
 
 	failures     int    // commands of the run that ended in an error
 	firstFailure string // ... the first of them
+
+	shown    []check.Finding // the verdict the run showed last
+	hasShown bool            // whether it showed one
 }
+
+// Part is the run's record in each shell: the shell gives its own (the
+// printer records into it), and the lab's words read it.
+var Part = words.NewPart(New)
 
 // New makes a recorder whose run begins now.
 func New() *Recorder { return NewClock(time.Now) }
@@ -66,6 +75,7 @@ func (r *Recorder) Reset() {
 	r.events, r.notes = nil, nil
 	r.failures, r.firstFailure = 0, ""
 	r.replies = map[string]string{}
+	r.shown, r.hasShown = nil, false
 }
 
 // Start is when the run began.
@@ -164,6 +174,36 @@ func (r *Recorder) Slots() []string {
 func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.verdict(lengths)
+}
+
+// Judge is the verdict as it stands: each slot judged by its length as
+// main's server reports it now (-1: unknown, which the verdict says
+// rather than guess 0), then the lock findings.
+func (r *Recorder) Judge(ctx context.Context, main *session.Session) []check.Finding {
+	return r.Verdict(main.Lengths(ctx, r.Slots()))
+}
+
+// Showed remembers the verdict the run showed.
+func (r *Recorder) Showed(findings []check.Finding) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.shown, r.hasShown = findings, true
+}
+
+// EndVerdict is the verdict the run ended with, as it showed it (explore
+// groups schedules by it); a run that showed none is judged now.
+func (r *Recorder) EndVerdict(ctx context.Context, main *session.Session) []check.Finding {
+	r.mu.Lock()
+	shown, ok := r.shown, r.hasShown
+	r.mu.Unlock()
+	if ok {
+		return shown
+	}
+	return r.Judge(ctx, main)
+}
+
+func (r *Recorder) verdict(lengths map[string]int64) []check.Finding {
 	return r.ann.Judge(lengths, r.quorum.Other(), check.Failed{Count: r.failures, First: r.firstFailure})
 }
 
