@@ -11,12 +11,13 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
 // Usage is the explore command's syntax.
-const Usage = "explore [--property KIND,...] [--no-reduce] [--preemptions K] [--random N [--seed S]] [--max-schedules N] [--max-steps N]" +
+const Usage = "explore [--property KIND,...] [--no-reduce] [--preemptions K] [--random N | --walk N [--seed S]] [--max-schedules N] [--max-steps N]" +
 	" [--replay N | --choices 0,1,1] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
 
 // Command is `locklab explore` with its flags read.
@@ -60,6 +61,13 @@ func ParseFlags(args []string) (Command, error) {
 		return err
 	})
 	fs.IntVar(&c.Random, "random", 0, "")
+	fs.Func("walk", "", func(v string) error { // a strategy's own flag names it (see package sched)
+		n, err := samples(v)
+		if err != nil {
+			return err
+		}
+		return c.choose(sched.RandomWalk{N: n})
+	})
 	fs.Uint64Var(&c.Seed, "seed", 1, "")
 	fs.IntVar(&c.Schedules, "max-schedules", 0, "")
 	fs.IntVar(&c.Steps, "max-steps", 0, "")
@@ -155,6 +163,8 @@ func (c *Command) check(choices string, set map[string]bool) error {
 		return errors.New("--random N needs N > 0 samples")
 	case c.Random > 0 && (c.Preempt || c.Raw):
 		return errors.New("--random samples raw schedules on its own: leave out --preemptions and --no-reduce")
+	case c.Strategy != nil && (c.Random > 0 || c.Preempt || c.Raw):
+		return fmt.Errorf("%s chooses the search on its own: leave out --no-reduce, --preemptions and --random", flagOf(c.Strategy))
 	case c.Save != "" && !strings.HasSuffix(c.Save, ".lab"):
 		return fmt.Errorf("--save %s: the schedule is saved as a lab script: give a name ending in .lab", c.Save)
 	case c.Replay < 0:
@@ -170,6 +180,32 @@ func (c *Command) check(choices string, set map[string]bool) error {
 	}
 	c.Property = property
 	return c.readChoices(choices, set["choices"])
+}
+
+// choose makes s the search, for the flag that names it (a strategy's
+// own flag, which sets Options.Strategy); another such flag is refused,
+// and the same one given again counts as the last time.
+func (c *Command) choose(s sched.Strategy) error {
+	if c.Strategy != nil && flagOf(c.Strategy) != flagOf(s) {
+		return fmt.Errorf("%s and %s each choose the search: give one", flagOf(c.Strategy), flagOf(s))
+	}
+	c.Strategy = s
+	return nil
+}
+
+// flagOf is the flag that names s: "--walk".
+func flagOf(s sched.Strategy) string {
+	name, _, _ := strings.Cut(s.Flags(), " ")
+	return name
+}
+
+// samples reads a random search's count: N > 0.
+func samples(v string) (int, error) {
+	n, err := nonNegative(v)
+	if err == nil && n == 0 {
+		err = errors.New("a random search needs N > 0 samples")
+	}
+	return n, err
 }
 
 // readChoices reads --choices 0,1,1.

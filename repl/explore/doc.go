@@ -18,8 +18,10 @@
 // replayable choice list. By default it is reduced with sleep sets (see
 // package sched; package commute says what commutes): a schedule whose
 // every next command is covered by another schedule is cut as
-// equivalent. Options choose raw search, a preemption bound (CHESS) or
-// random sampling (PCT). Several workers run schedules at once
+// equivalent. Options choose another sched.Strategy: raw search, a
+// preemption bound (CHESS), random sampling (PCT, or random walks);
+// Options.strategy is the one place that reads them, and package sched's
+// doc says how to add one. Several workers run schedules at once
 // (parallel.go); their results are merged in depth-first order, so a
 // bounded search counts the same schedules as one worker would. A
 // schedule fails when its verdict names a bug or the script fails (or as

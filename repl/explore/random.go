@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/locklab/locklab/repl/explore/sched"
@@ -17,12 +16,13 @@ type drawn struct {
 	err error
 }
 
-// sample runs o.Random schedules, each with its own priorities, on the
-// pool's workers, and counts each distinct schedule once. It holds only
-// the samples that came back ahead of an earlier one, so N is not
-// bounded by memory; Ctrl-C stops it with the samples counted so far.
-func sample(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*Result, error) {
-	first, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Preemptions: -1}})
+// sample runs s's samples, each chosen its own way (PCT: its own
+// priorities), on the pool's workers, and counts each distinct schedule
+// once. It holds only the samples that came back ahead of an earlier
+// one, so N is not bounded by memory; Ctrl-C stops it with the samples
+// counted so far.
+func sample(ctx context.Context, sc Script, o Options, s sched.Sampler, visit func(*outcome)) (*Result, error) {
+	first, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Chooser()}})
 	if err != nil {
 		return nil, err
 	}
@@ -33,14 +33,14 @@ func sample(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*R
 	for range o.workers() {
 		wg.Go(func() {
 			for i := range next {
-				out, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Preemptions: -1, PCT: sched.NewPCT(o.Seed, i, len(first.steps))}})
+				out, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}})
 				results <- drawn{i, out, err}
 			}
 		})
 	}
 	go func() {
 		defer close(next)
-		for i := 0; i < o.Random && ctx.Err() == nil; i++ {
+		for i := 0; i < s.Samples() && ctx.Err() == nil; i++ {
 			select {
 			case next <- i:
 			case <-ctx.Done():
@@ -48,13 +48,13 @@ func sample(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*R
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
-	return countSamples(o, results, cancel, visit)
+	return countSamples(o, s.Samples(), results, cancel, visit)
 }
 
-// countSamples counts the distinct schedules among the samples, in the
-// order they were drawn, up to the first that did not run (an error,
-// which stops the others, or Ctrl-C).
-func countSamples(o Options, results <-chan drawn, stop func(), visit func(*outcome)) (*Result, error) {
+// countSamples counts the distinct schedules among the samples (n were
+// drawn), in the order they were drawn, up to the first that did not run
+// (an error, which stops the others, or Ctrl-C).
+func countSamples(o Options, samples int, results <-chan drawn, stop func(), visit func(*outcome)) (*Result, error) {
 	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}
 	seen, held := map[string]bool{}, map[int]drawn{}
 	n, stopped := 0, error(nil)
@@ -76,17 +76,12 @@ func countSamples(o Options, results <-chan drawn, stop func(), visit func(*outc
 	}
 	switch {
 	case stopped == nil:
-		r.Bounded = fmt.Sprintf("%d random samples", o.Random)
+		r.Bounded = fmt.Sprintf("%d random samples", samples)
 	case errors.Is(stopped, context.Canceled) || errors.Is(stopped, context.DeadlineExceeded):
-		r.Bounded = fmt.Sprintf("stopped after %d of %d random samples", n, o.Random)
+		r.Bounded = fmt.Sprintf("stopped after %d of %d random samples", n, samples)
 		return r, stopped
 	default:
 		return nil, stopped
 	}
 	return r, nil
-}
-
-// pctMode names a random search in the summary.
-func pctMode(o Options) string {
-	return strings.Join([]string{fmt.Sprintf("seed %d", o.Seed), fmt.Sprintf("PCT depth %d", sched.PCTDepth), "raw"}, ", ")
 }

@@ -48,8 +48,8 @@ func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) 
 // search's distinct samples).
 func ReplayNumber(ctx context.Context, sc Script, o Options, n int, draw int) (*Schedule, error) {
 	search := o
-	if o.Random == 0 {
-		search.Schedules = n
+	if _, ok := o.strategy().(sched.Sampler); !ok {
+		search.Schedules = n // depth first: the first n schedules are the same in any search
 	}
 	var found []int
 	r, err := explore(ctx, sc, search, func(out *outcome) {

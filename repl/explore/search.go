@@ -46,19 +46,37 @@ func (b Bound) reached(r *Result) string {
 	return ""
 }
 
-// Options choose the search: its bound, whether commuting steps are
-// explored in one order only (the default) or in every order (Raw), and
-// an optional preemption bound (CHESS), which explores raw schedules.
+// Options choose the search: its bound, and its strategy. Raw,
+// Preempt and Random are the flags' shorthands for the strategies that
+// came first (--no-reduce, --preemptions K, --random N); a strategy
+// with a flag of its own sets Strategy. strategy() reads them, and
+// nothing else does: by default the search is reduced (sleep sets).
 type Options struct {
 	Bound
 	Workers     int // schedules run at once (0: one per CPU)
 	Raw         bool
-	Preempt     bool   // bound the preemptions
-	Preemptions int    // at most so many, when Preempt
-	Random      int    // sample so many schedules at random (PCT) instead
-	Seed        uint64 // the random search's seed
-	Color       bool   // replayed transcripts in colour (a terminal's)
-	Property    string // what fails a schedule: bug kinds and "expect", comma-separated ("": any bug or failure)
+	Preempt     bool           // bound the preemptions
+	Preemptions int            // at most so many, when Preempt
+	Random      int            // sample so many schedules at random (PCT) instead
+	Seed        uint64         // a random search's seed
+	Strategy    sched.Strategy // the search, when its flag names it (nil: by the shorthands)
+	Color       bool           // replayed transcripts in colour (a terminal's)
+	Property    string         // what fails a schedule: bug kinds and "expect", comma-separated ("": any bug or failure)
+}
+
+// strategy is the search o chooses.
+func (o Options) strategy() sched.Strategy {
+	switch {
+	case o.Strategy != nil:
+		return o.Strategy
+	case o.Random > 0:
+		return sched.PCT{N: o.Random}
+	case o.Preempt:
+		return sched.Preempt{Bound: o.Preemptions}
+	case o.Raw:
+		return sched.DFS{}
+	}
+	return sched.Reduce{}
 }
 
 // workers is how many schedules run at once.
@@ -69,34 +87,26 @@ func (o Options) workers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// mode names the search in the summary: "raw", "reduced" or "within 2
-// preemptions, raw".
+// mode names the search in the summary: "raw", "reduced", "within 2
+// preemptions, raw", "seed 3, PCT depth 3, raw" (a random search says
+// its seed).
 func (o Options) mode() string {
-	switch {
-	case o.Random > 0:
-		return pctMode(o)
-	case o.Preempt:
-		if o.Preemptions == 1 {
-			return "within 1 preemption, raw"
-		}
-		return fmt.Sprintf("within %d preemptions, raw", o.Preemptions)
-	case o.Raw:
-		return "raw"
+	st := o.strategy()
+	if _, ok := st.(sched.Sampler); ok {
+		return fmt.Sprintf("seed %d, %s", o.Seed, st.Mode())
 	}
-	return "reduced"
+	return st.Mode()
 }
 
 // flags are the explore flags that choose o's search, for a replay
-// command: "--no-reduce " or "".
+// command: "--no-reduce ", "--random 50 --seed 2 " or "", then the
+// bounds given.
 func (o Options) flags() string {
 	var b strings.Builder
-	switch {
-	case o.Preempt:
-		fmt.Fprintf(&b, "--preemptions %d ", o.Preemptions)
-	case o.Raw:
-		b.WriteString("--no-reduce ")
-	case o.Random > 0:
-		fmt.Fprintf(&b, "--random %d --seed %d ", o.Random, o.Seed)
+	st := o.strategy()
+	b.WriteString(st.Flags())
+	if _, ok := st.(sched.Sampler); ok {
+		fmt.Fprintf(&b, "--seed %d ", o.Seed)
 	}
 	if o.Schedules > 0 {
 		fmt.Fprintf(&b, "--max-schedules %d ", o.Schedules)
@@ -116,13 +126,10 @@ type plan struct {
 	color   bool // a replay's transcript in colour
 }
 
-// plan is the schedule plan for a prefix under o.
+// plan is the plan of the schedule of the choice list prefix, in o's
+// search (a random search's: its samples' raw choices).
 func (o Options) plan(prefix []int) plan {
-	p := sched.Plan{Prefix: prefix, Reduce: !o.Raw && !o.Preempt && o.Random == 0, Preemptions: -1}
-	if o.Preempt {
-		p.Preemptions = o.Preemptions
-	}
-	return plan{Plan: p}
+	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}}
 }
 
 // Result is what a search found.
@@ -161,8 +168,8 @@ func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*
 	// A schedule's garbage is short-lived and small: collecting less
 	// often runs a third more schedules a second.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	if o.Random > 0 {
-		return sample(ctx, sc, o, visit)
+	if s, ok := o.strategy().(sched.Sampler); ok {
+		return sample(ctx, sc, o, s, visit)
 	}
 	b := o.Bound.orDefault()
 	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}

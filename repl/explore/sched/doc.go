@@ -2,17 +2,34 @@
 // session.Gate, its clock (virtual time) and its shell's jobs.Tracker. It
 // counts the goroutines doing local work, and only when none is does it
 // let one thing happen: a job start (by session name), a sleeper whose
-// time has come wake up, or one waiting session's command go. Which
-// command goes is the choice, taken from a Plan: a choice list to replay,
-// then the first option (or a random search's priorities, PCT). When no
-// command can go, virtual time moves to the next sleeper's deadline.
+// time has come wake up, or one waiting session's command go. When no
+// command can go, virtual time moves to the next sleeper's deadline. A
+// read-only command that would only repeat its session's last step
+// waits until something else happened. A schedule that cannot go on is
+// stopped with a StuckError. Package explore runs one Sched per schedule.
 //
-// With Plan.Reduce it keeps sleep sets (package commute says which
-// commands commute): a command passed over at a choice point sleeps while
-// it commutes with every step since, and a schedule whose every next
-// command sleeps is cut (ErrEquivalent). A preemption bound keeps the
-// session that went last going once the bound is reached. A read-only
-// command that would only repeat its session's last step waits until
-// something else happened. A schedule that cannot go on is stopped with
-// a StuckError. Package explore runs one Sched per schedule.
+// Which command goes is the choice, and a Strategy's: the scheduler
+// replays the Plan's prefix of choices, and at every turn asks the
+// schedule's Chooser which of the waiting commands may go (Enabled) and,
+// past the prefix, which goes (Pick), and tells it what happened (Went,
+// Moved). The search (package explore) walks the tree of choice points
+// depth first, each schedule a prefix and the choices its chooser made
+// after it, or, for a Sampler, draws Samples() schedules. Each strategy
+// is a file of its own, which says what it does and which flag names it
+// (the first five: dfs.go, --no-reduce; reduce.go, sleep sets, the
+// default; preempt.go, --preemptions K; pct.go, --random N; random.go,
+// --walk N).
+//
+// Adding a strategy touches three files that are not tests, and no
+// registration line (the flag is where the strategy is made):
+//
+//  1. sched/NAME.go: its type, with Mode, Flags and Chooser (and
+//     Samples and Sample, for one that draws at random), and its
+//     chooser, which embeds first and overrides what it decides.
+//     NAME_test.go runs it on the fake sessions of sched_test.go.
+//  2. explore/args.go: its flag, an fs.Func that reads the flag's value
+//     and calls c.choose(sched.NAME{...}), and its words in Usage. That
+//     sets Options.Strategy, from which the summary, --json, --replay,
+//     --choices, --save and the replay command follow.
+//  3. README.md: a sentence on the flag, in Explore's Bounds.
 package sched

@@ -81,7 +81,8 @@ func (s *Sched) step() bool {
 		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it slept " + itoa(MaxSteps) + " times with no command between: a loop that never ends?"}
 	case len(s.sleepers) > 0:
 		s.v.Advance(s.sleepers[0].deadline.Sub(s.v.Now()))
-		s.moved, s.asleep = true, nil // a moved clock may change what a sleeping command does
+		s.moved = true
+		s.chooser.Moved()
 	case len(s.turns) > 0:
 		s.err = s.spinning()
 	default:
@@ -90,48 +91,48 @@ func (s *Sched) step() bool {
 	return true
 }
 
-// turn lets one waiting command go, the choice among those that are not
-// repeats and not asleep; it reports false when there is none. When only
-// sleeping commands could go, the schedule is cut (ErrEquivalent).
+// turn lets one waiting command go: the choice among those that are not
+// repeats and that the chooser lets go. It reports false when none
+// waits but repeats. When the chooser lets none go, the schedule is cut
+// (ErrEquivalent).
 func (s *Sched) turn() bool {
 	sortTickets(s.turns)
-	can, sleeping := s.options()
+	can := s.options()
 	if len(can) == 0 {
-		if sleeping {
-			s.err = ErrEquivalent
-		}
-		return sleeping
+		return false
+	}
+	at := Point{Steps: len(s.steps), Last: s.lastName, Preempts: s.preempts}
+	opts := s.chooser.Enabled(at, can)
+	if len(opts) == 0 {
+		s.err = ErrEquivalent
+		return true
 	}
 	if len(s.steps) >= MaxSteps {
 		s.err = &StuckError{Step: len(s.steps), What: "the schedule", Why: "it ran " + itoa(MaxSteps) + " steps and has not ended: a loop that never ends, or a script longer than explore runs (5,000 steps a schedule)?"}
 		return true
 	}
-	can = s.bound(can)
-	pick := s.choose(can)
-	t := can[pick]
-	s.fallAsleep(can[:pick], t)
-	s.countPreemption(can, t)
-	s.last, s.moved, s.lastName, s.lastArgs = t.name+" "+t.what, false, t.name, t.args
+	pick := s.pick(at, opts)
+	c := opts[pick]
+	s.chooser.Went(at, opts, pick)
+	s.countPreemption(opts, c)
+	s.last, s.moved, s.lastName, s.lastArgs = c.Step(), false, c.Session, c.Args
 	s.steps = append(s.steps, s.last)
 	s.inflight = append(s.inflight, s.last)
-	s.grant(&s.turns, slices.Index(s.turns, t))
+	s.grant(&s.turns, slices.IndexFunc(s.turns, func(t *ticket) bool { return &t.Cmd == c }))
 	return true
 }
 
-// options are the waiting commands that may go now: not a repeated poll
-// and not asleep. sleeping reports whether a command was left out only
-// because it sleeps.
-func (s *Sched) options() (can []*ticket, sleeping bool) {
+// options are the waiting commands that may go now, as far as the
+// scheduler goes: all but a repeated poll (see repeats). The slice is
+// reused from turn to turn.
+func (s *Sched) options() []*Cmd {
+	s.can = s.can[:0]
 	for _, t := range s.turns {
-		switch {
-		case s.repeats(t):
-		case slices.Contains(s.asleep, t):
-			sleeping = true
-		default:
-			can = append(can, t)
+		if !s.repeats(t) {
+			s.can = append(s.can, &t.Cmd)
 		}
 	}
-	return can, sleeping
+	return s.can
 }
 
 // grant lets the i-th ticket of list go, counting its goroutine active.
@@ -142,38 +143,44 @@ func (s *Sched) grant(list *[]*ticket, i int) {
 	close(t.ok)
 }
 
-// choose picks one of the waiting commands can: the prefix's choice
-// while it lasts, then the first (or, in a random search, the one of
-// the session with the highest priority). A single command is no
-// choice.
-func (s *Sched) choose(can []*ticket) int {
-	n := len(can)
-	if s.plan.PCT != nil {
-		s.plan.PCT.stepped(s.lastName, len(s.steps))
-	}
+// pick chooses one of the commands the chooser lets go: the prefix's
+// choice while it lasts, then the chooser's. A single command is no
+// choice; a prefix's choice past the options is the last option, and the
+// run diverged (the script does something the scheduler does not
+// control).
+func (s *Sched) pick(at Point, opts []*Cmd) int {
+	n := len(opts)
 	if n == 1 {
 		return 0
 	}
-	pick := 0
-	switch at := len(s.choices); {
-	case at < len(s.prefix):
-		pick = s.prefix[at]
-	case s.plan.PCT != nil:
-		pick = s.plan.PCT.pick(can)
+	var pick int
+	if i := len(s.choices); i < len(s.prefix) {
+		pick = s.prefix[i]
+	} else {
+		pick = s.chooser.Pick(at, opts)
 	}
 	if pick >= n {
 		s.diverged, pick = true, n-1
 	}
-	s.choices = append(s.choices, Choice{Pick: pick, N: n, At: len(s.steps), Opts: stepsOf(can)})
+	s.choices = append(s.choices, Choice{Pick: pick, N: n, At: len(s.steps), Opts: stepsOf(opts)})
 	return pick
+}
+
+// countPreemption counts c as a preemption when the session that went
+// last could have gone on (was among opts), whatever the strategy: a
+// failing schedule with fewer is shorter, and --json says how many.
+func (s *Sched) countPreemption(opts []*Cmd, c *Cmd) {
+	if c.Session != s.lastName && slices.ContainsFunc(opts, func(o *Cmd) bool { return o.Session == s.lastName }) {
+		s.preempts++
+	}
 }
 
 // stepsOf are the steps that waiting commands would be ("session
 // command").
-func stepsOf(ts []*ticket) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.name + " " + t.what
+func stepsOf(cs []*Cmd) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Step()
 	}
 	return out
 }
@@ -182,6 +189,6 @@ func stepsOf(ts []*ticket) []string {
 // they happened to arrive: session, then command, then arrival.
 func sortTickets(ts []*ticket) {
 	slices.SortFunc(ts, func(a, b *ticket) int {
-		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.what, b.what), cmp.Compare(a.seq, b.seq))
+		return cmp.Or(cmp.Compare(a.Session, b.Session), cmp.Compare(a.Line, b.Line), cmp.Compare(a.seq, b.seq))
 	})
 }

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 )
@@ -11,45 +12,55 @@ import (
 // needs d ordering constraints with probability at least 1/(n k^(d-1)).
 const PCTDepth = 3
 
-// PCT picks, at each choice point, the waiting command of the session
-// with the highest priority.
-type PCT struct {
-	rng     *rand.Rand
-	prio    map[string]int
-	changes []int // steps after which the session that ran drops to the lowest priority
-	low     int
-}
+// PCT is the random search (--random N): N samples, each with its own
+// priorities; a sample replays as a raw schedule.
+type PCT struct{ N int }
 
-// NewPCT is sample i's plan of priorities, for schedules of about steps
-// steps, from the search's seed.
-func NewPCT(seed uint64, i, steps int) *PCT {
-	p := &PCT{rng: rand.New(rand.NewPCG(seed, uint64(i))), prio: map[string]int{}}
+func (p PCT) Mode() string   { return fmt.Sprintf("PCT depth %d, raw", PCTDepth) }
+func (p PCT) Flags() string  { return fmt.Sprintf("--random %d ", p.N) }
+func (PCT) Chooser() Chooser { return first{} }
+func (p PCT) Samples() int   { return p.N }
+
+// Sample is sample i's priorities, for schedules of about steps steps,
+// from the search's seed.
+func (PCT) Sample(seed uint64, i, steps int) Chooser {
+	p := &priorities{rng: rand.New(rand.NewPCG(seed, uint64(i))), prio: map[string]int{}}
 	for range PCTDepth - 1 {
 		p.changes = append(p.changes, 1+p.rng.IntN(max(steps, 1)))
 	}
 	return p
 }
 
-// pick chooses among can (sorted) by priority; a session met for the
+// priorities picks, at each choice point, the waiting command of the
+// session with the highest priority.
+type priorities struct {
+	first
+	rng     *rand.Rand
+	prio    map[string]int
+	changes []int // steps after which the session that ran drops to the lowest priority
+	low     int
+}
+
+// Pick chooses among opts (sorted) by priority; a session met for the
 // first time gets a random one.
-func (p *PCT) pick(can []*ticket) int {
+func (p *priorities) Pick(_ Point, opts []*Cmd) int {
 	best := 0
-	for i, t := range can {
-		if _, ok := p.prio[t.name]; !ok {
-			p.prio[t.name] = 1 + p.rng.IntN(1<<30)
+	for i, c := range opts {
+		if _, ok := p.prio[c.Session]; !ok {
+			p.prio[c.Session] = 1 + p.rng.IntN(1<<30)
 		}
-		if p.prio[t.name] > p.prio[can[best].name] {
+		if p.prio[c.Session] > p.prio[opts[best].Session] {
 			best = i
 		}
 	}
 	return best
 }
 
-// stepped lowers the priority of the session that took step n, at a
+// Went lowers the priority of the session that took the step, at a
 // change point.
-func (p *PCT) stepped(name string, n int) {
-	if slices.Contains(p.changes, n) {
+func (p *priorities) Went(at Point, opts []*Cmd, pick int) {
+	if slices.Contains(p.changes, at.Steps+1) {
 		p.low--
-		p.prio[name] = p.low
+		p.prio[opts[pick].Session] = p.low
 	}
 }

@@ -1,65 +1,56 @@
 package sched
 
-import (
-	"errors"
-	"slices"
-)
+import "slices"
 
-// Plan is how one schedule is chosen: the choice list to replay, and the
-// search's rules.
-type Plan struct {
-	Prefix      []int
-	Reduce      bool // sleep sets: one order of commuting steps
-	Preemptions int  // at most so many preemptions (-1: no bound)
-	PCT         *PCT // random priorities after the prefix (a random search)
+// Reduce is the default search: depth first, with Godefroid's sleep
+// sets (package commute says which commands commute). The commands
+// picked before another at a choice point are explored first, in
+// schedules of their own, so after it each of them sleeps while it
+// commutes with every step since; a schedule whose every next command
+// sleeps is cut (ErrEquivalent). Each schedule run to its end stands for
+// one class of orders equal up to swapping commuting steps (a Mazurkiewicz
+// trace), and the search reaches the same end states as the raw one.
+type Reduce struct{}
+
+func (Reduce) Mode() string     { return "reduced" }
+func (Reduce) Flags() string    { return "" }
+func (Reduce) Chooser() Chooser { return &sleepSet{} }
+
+// sleepSet is one schedule's sleep set: the waiting commands another
+// schedule runs first.
+type sleepSet struct {
+	first
+	asleep []*Cmd
 }
 
-// ErrEquivalent cuts a schedule whose every next step is asleep: any way
-// it could go on is one that another schedule of the search runs, with
-// commuting steps in another order.
-var ErrEquivalent = errors.New("equivalent to a schedule explored elsewhere")
-
-// fallAsleep keeps the sleep set (Godefroid's sleep sets): the commands
-// chosen before t at this choice point are explored first, in schedules
-// of their own, so after t each of them sleeps while it commutes with
-// every step since. A sleeping command that a later step conflicts with
-// wakes (is dropped from the set). Without reduction, nothing sleeps.
-func (s *Sched) fallAsleep(before []*ticket, t *ticket) {
-	if !s.plan.Reduce {
-		return
+// Enabled leaves out the sleeping commands.
+func (z *sleepSet) Enabled(_ Point, can []*Cmd) []*Cmd {
+	if len(z.asleep) == 0 {
+		return can
 	}
-	var next []*ticket
-	for _, u := range slices.Concat(s.asleep, before) {
-		if u != t && u.acc.Commutes(t.acc) && !slices.Contains(next, u) {
+	var awake []*Cmd
+	for _, c := range can {
+		if !slices.Contains(z.asleep, c) {
+			awake = append(awake, c)
+		}
+	}
+	return awake
+}
+
+// Went puts to sleep the options picked before the one that went (the
+// search runs them first elsewhere), and keeps asleep those that commute
+// with it; one it conflicts with wakes (is dropped from the set).
+func (z *sleepSet) Went(_ Point, opts []*Cmd, pick int) {
+	c := opts[pick]
+	var next []*Cmd
+	for _, u := range slices.Concat(z.asleep, opts[:pick]) {
+		if u != c && u.Access.Commutes(c.Access) && !slices.Contains(next, u) {
 			next = append(next, u)
 		}
 	}
-	s.asleep = next
+	z.asleep = next
 }
 
-// bound keeps a search within its preemption bound (CHESS): once the
-// schedule has preempted as often as allowed, the session that went last
-// goes on while it can.
-func (s *Sched) bound(can []*ticket) []*ticket {
-	if s.plan.Preemptions < 0 || s.preempts < s.plan.Preemptions {
-		return can
-	}
-	if i := s.lastIn(can); i >= 0 {
-		return can[i : i+1]
-	}
-	return can
-}
-
-// countPreemption counts t as a preemption when the session that went
-// last could have gone on.
-func (s *Sched) countPreemption(can []*ticket, t *ticket) {
-	if t.name != s.lastName && s.lastIn(can) >= 0 {
-		s.preempts++
-	}
-}
-
-// lastIn is the index in can of the command of the session that went
-// last, or -1.
-func (s *Sched) lastIn(can []*ticket) int {
-	return slices.IndexFunc(can, func(u *ticket) bool { return u.name == s.lastName })
-}
+// Moved wakes every sleeper: a moved clock may change what a sleeping
+// command does.
+func (z *sleepSet) Moved() { z.asleep = nil }

@@ -23,15 +23,22 @@ var StallAfter = 3 * time.Second // a variable: tests shorten it
 // steps (a loop that never ends) is stopped and reported as stuck.
 const MaxSteps = 5000
 
+// Plan is how one schedule is chosen: the choice list to replay, then
+// the strategy's chooser (nil: the first command, the raw search's).
+type Plan struct {
+	Prefix  []int
+	Chooser Chooser
+}
+
 // sched runs one schedule: it is the run's gate (one command at a time),
 // its clock (virtual time) and its shell's tracker (jobs). It counts the
 // goroutines doing local work (active); when none is, it lets exactly one
 // thing happen: a job start, a sleeper's wake-up, or a session's command,
-// the last chosen by the choice list (prefix).
+// the last chosen by the choice list (prefix), then by the chooser.
 type Sched struct {
-	v      *clock.Virtual
-	prefix []int
-	plan   Plan
+	v       *clock.Virtual
+	prefix  []int
+	chooser Chooser
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -50,7 +57,7 @@ type Sched struct {
 	seq      int
 	choices  []Choice        // every choice point met, and what was picked
 	steps    []string        // the commands, in the order they went
-	asleep   []*ticket       // waiting commands another schedule runs first (sleep sets; see reduce.go)
+	can      []*Cmd          // the commands that could go at this turn (reused)
 	lastName string          // the session of the last step
 	lastArgs []string        // and its command's words
 	preempts int             // steps that took the turn from a session that could go on
@@ -58,14 +65,13 @@ type Sched struct {
 	scripts  commute.Scripts // the scripts loaded so far, by SHA1
 }
 
-// ticket is a goroutine waiting for the scheduler.
+// ticket is a goroutine waiting for the scheduler: a session's command
+// (turns), a job to start (its Session only) or a sleeper (deadline).
 type ticket struct {
-	name, what string
-	args       []string       // a command's (turns only)
-	acc        commute.Access // what the command touches (turns only)
-	deadline   time.Time      // sleepers only
-	seq        int
-	ok         chan struct{}
+	Cmd
+	deadline time.Time // sleepers only
+	seq      int
+	ok       chan struct{}
 }
 
 // Choice is a choice point of a schedule.
@@ -83,7 +89,10 @@ var (
 // New makes the scheduler of one schedule; the script's own
 // goroutine counts as active from the start.
 func New(v *clock.Virtual, p Plan) *Sched {
-	s := &Sched{v: v, prefix: p.Prefix, plan: p, active: 1, scripts: map[string]string{}}
+	s := &Sched{v: v, prefix: p.Prefix, chooser: p.Chooser, active: 1, scripts: map[string]string{}}
+	if s.chooser == nil {
+		s.chooser = first{}
+	}
 	s.cond = sync.NewCond(&s.mu)
 	return s
 }
@@ -111,11 +120,11 @@ func (s *Sched) Sleep(ctx context.Context, d time.Duration) error {
 
 // Turn waits until the scheduler picks this command.
 func (s *Sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
-	t := &ticket{name: name, what: strings.Join(args, " "), args: args, acc: s.access(args)}
+	t := &ticket{Cmd: Cmd{Session: name, Line: strings.Join(args, " "), Args: args, Access: s.access(args)}}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
 	}
-	step := t.name + " " + t.what
+	step := t.Step()
 	return func() { s.replied(step) }, nil // the session stays active until it waits again
 }
 

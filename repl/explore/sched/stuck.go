@@ -28,7 +28,7 @@ func (e *StuckError) Error() string {
 // unbounded number of times on a clock that does not move while it does.
 // Called with s.mu held.
 func (s *Sched) repeats(t *ticket) bool {
-	return !s.moved && s.lastName == t.name && slices.Equal(s.lastArgs, t.args) && readOnly(t.args)
+	return !s.moved && s.lastName == t.Session && slices.Equal(s.lastArgs, t.Args) && readOnly(t.Args)
 }
 
 // readOnly reports whether Redis documents the command as read-only.
@@ -42,7 +42,7 @@ func readOnly(args []string) bool {
 func (s *Sched) spinning() *StuckError {
 	var who []string
 	for _, t := range s.turns {
-		who = append(who, t.name+" "+t.what)
+		who = append(who, t.Step())
 	}
 	return &StuckError{Step: len(s.steps) + 1, What: strings.Join(who, ", "),
 		Why: "it polls for a change that nothing left in the script can make, and no sleeper is left to move virtual time"}

@@ -15,7 +15,7 @@ func (s *Sched) JobStarting() {
 // start one at a time, by session name, so what they print before their
 // first command comes out in the same order in every run.
 func (s *Sched) JobBegins(ctx context.Context, name string) {
-	_ = s.block(ctx, &s.starts, &ticket{name: name})
+	_ = s.block(ctx, &s.starts, &ticket{Cmd: Cmd{Session: name}})
 }
 
 // JobEnded counts a job gone; when the last one ends, the shells waiting
