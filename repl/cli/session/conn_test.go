@@ -137,15 +137,13 @@ func TestQueuedCommandSurvivesAnothersCut(t *testing.T) {
 	// Wait until the BLPOP holds the connection: CLIENT LIST shows it blocked.
 	admin := NewConn(Target{Network: "tcp", Addr: addr}, "")
 	defer admin.Close()
-	for i := 0; ; i++ {
-		r, err := admin.Do(context.Background(), []string{"CLIENT", "LIST"})
-		if err == nil && strings.Contains(r.Str, "cmd=blpop") {
-			break
-		}
-		if i == 200 {
-			t.Fatalf("the BLPOP never blocked: %v, %v", r, err)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var r resp.Reply
+	var err error
+	if !eventually(func() bool {
+		r, err = admin.Do(context.Background(), []string{"CLIENT", "LIST"})
+		return err == nil && strings.Contains(r.Str, "cmd=blpop")
+	}) {
+		t.Fatalf("the BLPOP never blocked: %v, %v", r, err)
 	}
 	queued := make(chan resp.Reply, 1)
 	go func() {
