@@ -175,7 +175,10 @@ func (o *observer) run(t *testing.T, tr *canarytest.Tree, mode byte, line string
 
 // command is locklab with args, in the lab folder, under strace when the
 // observer has it. Its environment is the tree's: HOME, TMPDIR, and a
-// canary variable. On a timeout its whole process group is killed.
+// canary variable; and LOCKLAB_NO_LANDLOCK=1: what is tested here is the
+// language's own wall, so a route past its view must show as a touched
+// canary, not as the kernel's refusal (Landlock, the second wall, is
+// TestSandboxEnforced's). On a timeout its whole process group is killed.
 func (o *observer) command(ctx context.Context, tr *canarytest.Tree, logFile string, args []string) *exec.Cmd {
 	name, argv := o.bin, args
 	if o.strace != "" {
@@ -185,7 +188,8 @@ func (o *observer) command(ctx context.Context, tr *canarytest.Tree, logFile str
 	cmd := exec.CommandContext(ctx, name, argv...)
 	cmd.Dir = tr.Lab
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + tr.Home, "TMPDIR=" + tr.Tmp, "NO_COLOR=1",
-		"HOSTILE_CANARY_ENV=" + tr.Env, "LOCKLAB_HISTFILE=" + filepath.Join(tr.Home, ".locklab_history")}
+		"HOSTILE_CANARY_ENV=" + tr.Env, "LOCKLAB_HISTFILE=" + filepath.Join(tr.Home, ".locklab_history"),
+		"LOCKLAB_NO_LANDLOCK=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second

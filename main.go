@@ -18,7 +18,7 @@ import (
 
 	"github.com/locklab/locklab/repl/app"
 	"github.com/locklab/locklab/repl/cli/cliflags"
-	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
 const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | CMD [ARG ...]]
@@ -28,7 +28,8 @@ like redis-cli. Options (as redis-cli's):
   -h HOST  -p PORT  -s SOCKET  -a PASSWORD  --user NAME  -n DB
   -u redis://[user:password@]host[:port][/db]  (rediss:// for TLS)  --tls --cacert --cert --key --sni --insecure
   -3 (RESP3)  --raw  --no-raw  -e (exit 1 on a Redis error)  -r N  -i SECONDS  -x  --no-auth-warning
-Environment: REDISCLI_AUTH (password), REDIS_URL (as -u), NO_COLOR, LOCKLAB_HISTFILE.
+Environment: REDISCLI_AUTH (password), REDIS_URL (as -u), NO_COLOR, LOCKLAB_HISTFILE,
+  LOCKLAB_NO_LANDLOCK=1 (no Linux Landlock sandbox), LOCKLAB_LANDLOCK_REPORT=1 (print it).
 locklab's own:
   -c LINE      run one line of the lab language
   --no-color   no colour, even on a terminal
@@ -43,7 +44,7 @@ locklab's own:
 `
 
 func main() {
-	wholeProgram = true
+	wholeProgram, ownProcess = true, true
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -57,6 +58,11 @@ var ownScripts embed.FS
 // test's): only then does it decide how many CPUs it uses.
 var wholeProgram bool
 
+// ownProcess is set when locklab is a process of its own: main, or the
+// test binary run as locklab by the end-to-end scripts. Only then does it
+// restrict itself with Landlock, which lasts for the whole process.
+var ownProcess bool
+
 // run parses the command line and hands over to repl.Main; it returns the
 // process's exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -67,6 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.ShareCPUs = wholeProgram
+	opts.Sandbox = ownProcess
 	opts.Scripts, _ = fs.Sub(ownScripts, "scripts")
 	if opts.Help {
 		fmt.Fprint(stdout, usage)
@@ -94,7 +101,7 @@ func parseArgs(args []string) (app.Options, error) {
 				return o, fmt.Errorf("locklab: %s needs a file to write, e.g. %s out.%s", args[0], args[0], map[string]string{"--mermaid": "mmd", "--svg": "svg"}[args[0]])
 			}
 			format := strings.TrimPrefix(args[0], "--")
-			if err := output.CheckExport(format, args[1]); err != nil {
+			if err := timeline.CheckExport(format, args[1]); err != nil {
 				return o, fmt.Errorf("locklab: %v", err)
 			}
 			if format == "mermaid" {

@@ -17,12 +17,18 @@ import (
 var update = flag.Bool("u", false, "update testscript files with the actual output")
 
 func TestMain(m *testing.M) {
+	if os.Getenv(probeEnv) != "" {
+		os.Exit(sandboxProbe()) // a child of TestSandboxEnforced
+	}
 	// The end-to-end scripts mostly wait (on sleeps, TTLs and their own
 	// redis-servers), so more of them at once than the CPUs finish sooner;
 	// -parallel on the command line still decides.
 	flag.Set("test.parallel", "6")
 	testscript.Main(m, map[string]func(){
-		"locklab": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"locklab": func() {
+			ownProcess = true // a process of its own: it restricts itself as the program does
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -38,6 +44,7 @@ func TestScript(t *testing.T) {
 		UpdateScripts:       *update,
 		Setup:               startRedis,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"tty": cmdTTY},
+		Condition:           landlockCondition,
 	})
 }
 

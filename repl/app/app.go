@@ -17,11 +17,13 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cli/cliflags"
-	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/explore"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/shell"
@@ -47,7 +49,11 @@ type Options struct {
 	// locklab in their own process.
 	ShareCPUs bool
 	Scripts   fs.FS // the lab's own scripts (scripts/), for `make` and ./book_no_lock.sh from anywhere
-	color     bool  // decided in Main
+	// Sandbox restricts the process with Landlock once set-up is done
+	// (see Confine): set when locklab is a process of its own, never by
+	// tests that run locklab in theirs (it lasts for the whole process).
+	Sandbox bool
+	color   bool // decided in Main
 }
 
 // Main runs locklab as the options say and returns the exit status.
@@ -60,7 +66,9 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer awaitEndSignal()    // a signal that ends locklab ends it, not a status
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
+	installWords(in.opts)
 	if isExplore(o) {
+		confineIf(o, stdin, stderr)
 		return runExplore(o, stdout, stderr) // servers of its own, one per schedule
 	}
 	target, stop, err := openTarget(&in.opts.Flags)
@@ -69,6 +77,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer stop()
+	confineIf(o, stdin, stderr) // the target is open (--cacert read, the embedded server listening)
 	if o.ShareCPUs {
 		shareCPUs(target, os.Getenv("GOMAXPROCS") != "")
 	}
@@ -77,6 +86,12 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())
+}
+
+// installWords gives the language every feature's words: the lab's (the
+// lesson's checks, load, failover, Redlock, the macros), then explore's.
+func installWords(o Options) {
+	words.Install(lab.Words(), explore.Words(explore.WordOptions{Color: o.color, Scripts: o.Scripts}))
 }
 
 // openTarget starts the embedded Redis, unless a server was named.
@@ -186,9 +201,6 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width:   func() int { return terminalWidth(in.stdout) },
 		Scripts: in.opts.Scripts,
-		Explore: func(ctx context.Context, call shell.ExploreCall) int {
-			return exploreArgs(ctx, in.opts, call)
-		},
 	})
 	if sh != nil {
 		in.shells = append(in.shells, sh)
@@ -295,7 +307,7 @@ func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) int {
 		if export.file == "" {
 			continue
 		}
-		if err := output.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
+		if err := timeline.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
 			fmt.Fprintln(in.stderr, "locklab:", err)
 			status = 1
 		} else {

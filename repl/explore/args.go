@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/timeline"
 )
 
 // Usage is the explore command's syntax.
@@ -122,7 +122,7 @@ func (c *Command) CheckFiles() error {
 			continue
 		}
 		if out.format != "" {
-			if err := output.CheckExport(out.format, out.file); err != nil {
+			if err := timeline.CheckExport(out.format, out.file); err != nil {
 				return err
 			}
 		}

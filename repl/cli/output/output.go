@@ -11,7 +11,7 @@ import (
 
 	"github.com/fatih/color"
 
-	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/cli/resp"
 )
 
 // Output is one terminal's (or stdout's) writer for all sessions: whole
@@ -131,10 +131,10 @@ func (o *Output) prefix(name string) string {
 }
 
 // shownName is a session's name as its gutter shows it: a job may be
-// named after a value it read, so the name is shown as check.Say shows a
-// value (quoted when it holds a control character, which would break the
+// named after a value it read, so the name is shown as resp.Printable
+// shows a value (quoted when it holds a control character, which would break the
 // line or act on the terminal).
-func shownName(name string) string { return check.Say("%s", name) }
+func shownName(name string) string { return resp.Printable(name) }
 
 // colorOf is session name's colour, the same everywhere it shows.
 func (o *Output) colorOf(name string) *color.Color {
@@ -226,15 +226,24 @@ func Paint(on bool, attrs ...color.Attribute) *color.Color {
 	return c
 }
 
+// Level says how a note reads: a plain fact, a fix that held, or a bug.
+type Level int
+
+const (
+	Info Level = iota
+	Good
+	Bad
+)
+
 // noteAttrs are the colours of a note's level.
-var noteAttrs = map[check.Level][]color.Attribute{
-	check.Info: {color.FgCyan},
-	check.Good: {color.FgGreen},
-	check.Bad:  {color.FgRed, color.Bold},
+var noteAttrs = map[Level][]color.Attribute{
+	Info: {color.FgCyan},
+	Good: {color.FgGreen},
+	Bad:  {color.FgRed, color.Bold},
 }
 
 // Note colours text as a note of level.
-func (o *Output) Note(level check.Level, text string) string {
+func (o *Output) Note(level Level, text string) string {
 	return Paint(o.color, noteAttrs[level]...).Sprint(text)
 }
 

@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/cli/output"
 )
 
 // Reply is what the annotator needs of a server reply.
@@ -51,13 +53,14 @@ func find(states []KeyState, key string) (KeyState, bool) {
 	return KeyState{}, false
 }
 
-// Level says how a note reads: a plain fact, a fix that held, or a bug.
-type Level int
+// Level says how a note reads: a plain fact, a fix that held, or a bug
+// (the printer's levels, which colour it).
+type Level = output.Level
 
 const (
-	Info Level = iota
-	Good
-	Bad
+	Info = output.Info
+	Good = output.Good
+	Bad  = output.Bad
 )
 
 // Note is one line the annotator adds under a reply.

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -11,10 +12,13 @@ import (
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
-// maxEvents bounds the commands a run keeps for its timeline.
-const maxEvents = 20000
+// MaxEvents bounds the commands a run keeps for its timeline: the last
+// ones, as a ring (the annotator and the verdict read every command; only
+// the picture forgets the oldest, and says how many).
+const MaxEvents = 20000
 
 // AnySession keys the last reply printed by any session.
 const anySession = "\x00any"
@@ -39,7 +43,17 @@ type Recorder struct {
 
 	failures     int    // commands of the run that ended in an error
 	firstFailure string // ... the first of them
+
+	kept    int // commands kept for the timeline since the run began (the last Seq)
+	dropped int // ... of which the oldest were dropped (see MaxEvents)
+
+	shown    []check.Finding // the verdict the run showed last
+	hasShown bool            // whether it showed one
 }
+
+// Part is the run's record in each shell: the shell gives its own (the
+// printer records into it), and the lab's words read it.
+var Part = words.NewPart(New)
 
 // New makes a recorder whose run begins now.
 func New() *Recorder { return NewClock(time.Now) }
@@ -66,6 +80,8 @@ func (r *Recorder) Reset() {
 	r.events, r.notes = nil, nil
 	r.failures, r.firstFailure = 0, ""
 	r.replies = map[string]string{}
+	r.shown, r.hasShown = nil, false
+	r.kept, r.dropped = 0, 0
 }
 
 // Start is when the run began.
@@ -117,18 +133,38 @@ func (r *Recorder) Observe(e session.Event, c check.Event, turn Turn, say func([
 // keep keeps an event and its notes for the timeline, numbered in the
 // order the annotator read them. r.mu is held.
 func (r *Recorder) keep(e session.Event, notes []check.Note) {
-	if len(r.events) >= maxEvents {
-		return
-	}
 	reply := session.RedactText(e.Args, strings.ReplaceAll(RawText(e.Reply), "\n", " "))
 	if e.Err != nil {
 		reply = "(no reply: " + e.Err.Error() + ")"
 	}
-	seq := len(r.events) + 1
-	r.events = append(r.events, timeline.Event{Session: e.Session, Args: session.Redact(e.Args), Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End, Seq: seq})
+	seq := r.add(timeline.Event{Session: e.Session, Args: session.Redact(e.Args), Reply: reply, Nil: e.Reply.Kind == resp.Nil, Start: e.Start, End: e.End})
 	for _, n := range notes {
 		r.notes = append(r.notes, timeline.TimedNote{Note: n, At: e.End, Seq: seq})
 	}
+}
+
+// add keeps e for the timeline as the next command and returns its Seq.
+// Past MaxEvents the oldest tenth goes, with its notes. r.mu is held.
+func (r *Recorder) add(e timeline.Event) int {
+	r.kept++
+	e.Seq = r.kept
+	r.events = append(r.events, e)
+	if len(r.events) > MaxEvents {
+		cut := MaxEvents / 10
+		last := r.events[cut-1].Seq
+		r.events = slices.Clone(r.events[cut:])
+		r.notes = slices.DeleteFunc(r.notes, func(n timeline.TimedNote) bool { return n.Seq <= last })
+		r.dropped += cut
+	}
+	return e.Seq
+}
+
+// Dropped is how many of the run's oldest commands the timeline no longer
+// keeps (see MaxEvents).
+func (r *Recorder) Dropped() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
 }
 
 // SetSeats tells the annotator how many bookings slot may hold; a new
@@ -164,6 +200,36 @@ func (r *Recorder) Slots() []string {
 func (r *Recorder) Verdict(lengths map[string]int64) []check.Finding {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.verdict(lengths)
+}
+
+// Judge is the verdict as it stands: each slot judged by its length as
+// main's server reports it now (-1: unknown, which the verdict says
+// rather than guess 0), then the lock findings.
+func (r *Recorder) Judge(ctx context.Context, main *session.Session) []check.Finding {
+	return r.Verdict(main.Lengths(ctx, r.Slots()))
+}
+
+// Showed remembers the verdict the run showed.
+func (r *Recorder) Showed(findings []check.Finding) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.shown, r.hasShown = findings, true
+}
+
+// EndVerdict is the verdict the run ended with, as it showed it (explore
+// groups schedules by it); a run that showed none is judged now.
+func (r *Recorder) EndVerdict(ctx context.Context, main *session.Session) []check.Finding {
+	r.mu.Lock()
+	shown, ok := r.shown, r.hasShown
+	r.mu.Unlock()
+	if ok {
+		return shown
+	}
+	return r.Judge(ctx, main)
+}
+
+func (r *Recorder) verdict(lengths map[string]int64) []check.Finding {
 	return r.ann.Judge(lengths, r.quorum.Other(), check.Failed{Count: r.failures, First: r.firstFailure})
 }
 
@@ -182,11 +248,13 @@ func (r *Recorder) Timeline(verdict []check.Finding) timeline.Timeline {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	return timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(now), verdict).WithNodes(r.start, r.quorum.Holds(now))
+	t := timeline.Build(r.start, r.events, r.notes, r.ann.Holdings(now), verdict).WithNodes(r.start, r.quorum.Holds(now))
+	t.Dropped = r.dropped
+	return t
 }
 
 // Commands are the run's commands so far, as the timeline keeps them
-// (the first maxEvents), in the order the annotator read them.
+// (the last MaxEvents), in the order the annotator read them.
 func (r *Recorder) Commands() []timeline.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()

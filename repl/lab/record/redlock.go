@@ -55,17 +55,14 @@ func (r *Recorder) Released(rel quorum.Release) {
 // SETs of an acquisition; its releases on failure follow at once). r.mu is
 // held.
 func (r *Recorder) keepSteps(session string, args []string, reply string, start time.Time, shown, all []quorum.Step) {
-	if len(r.events) >= maxEvents {
-		return
-	}
-	e := timeline.Event{Session: session, Args: args, Reply: reply, Start: start, End: start, Seq: len(r.events) + 1}
+	e := timeline.Event{Session: session, Args: args, Reply: reply, Start: start, End: start}
 	for _, s := range all {
 		e.End = maxTime(e.End, s.End)
 	}
 	for _, s := range shown {
 		e.Steps = append(e.Steps, timeline.Step{Node: s.Node, Args: s.Args, Answer: answer(s), Start: s.Start, End: s.End})
 	}
-	r.events = append(r.events, e)
+	r.add(e)
 }
 
 // answer is a node's answer as a timeline's column shows it.
@@ -100,8 +97,8 @@ func (r *Recorder) Fault(session, what string, f quorum.Fault) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.quorum.Fault(f)
-	if what != "" && len(r.events) < maxEvents {
-		r.notes = append(r.notes, timeline.TimedNote{Note: check.Note{Session: session, Level: check.Info, Text: what}, At: f.At, Seq: len(r.events)})
+	if what != "" {
+		r.notes = append(r.notes, timeline.TimedNote{Note: check.Note{Session: session, Level: check.Info, Text: what}, At: f.At, Seq: r.kept})
 	}
 }
 

@@ -181,3 +181,22 @@ func (p *Printer) Verdict(w io.Writer, findings []check.Finding) {
 		fmt.Fprintln(w, p.Out.Note(f.Level(), "verdict: "+f.Text))
 	}
 }
+
+// Part is the printer in each shell: the shell gives its own, and the
+// lab's words print verdicts through it.
+var Part = words.NewPart(func() *Printer { return &Printer{Rec: record.New()} })
+
+// Judge prints the verdict on the run so far to w, if notes are on, and
+// returns it; the run remembers it as the one it showed.
+func (p *Printer) Judge(ctx context.Context, w io.Writer, main *session.Session) []check.Finding {
+	if !p.Notes {
+		return nil
+	}
+	findings := p.Rec.Judge(ctx, main)
+	p.Verdict(w, findings)
+	if n := p.Rec.Dropped(); n > 0 && len(findings) > 0 {
+		fmt.Fprintln(w, p.Out.Note(check.Info, fmt.Sprintf("verdict: (on every command; the timeline keeps only the last %d, the first %d are not drawn)", record.MaxEvents, n)))
+	}
+	p.Rec.Showed(findings)
+	return findings
+}

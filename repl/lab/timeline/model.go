@@ -49,6 +49,7 @@ type Timeline struct {
 	Bars    []Bar
 	Verdict []check.Finding
 	Length  time.Duration // from the start to the last thing in the run
+	Dropped int           // the run's oldest commands, no longer kept (record.MaxEvents)
 
 	// Overlaps are the periods in which two or more sessions believed they
 	// held the same lock (check.Overlaps), drawn as notes where each begins

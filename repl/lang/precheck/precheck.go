@@ -5,8 +5,6 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/locklab/locklab/repl/explore/order"
-	"github.com/locklab/locklab/repl/lang/expect"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -55,17 +53,16 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 	}
 	name := lits[0]
 	switch {
-	case name == "expect" && len(lits) == len(call.Args):
-		if _, err := expect.Parse(lits[1:]); err != nil {
-			return err.Error()
-		}
-	case name == "schedule" && len(lits) == len(call.Args):
-		if _, _, err := order.Parse(lits[1:]); err != nil {
-			return fmt.Sprintf("schedule: %v\nusage: %s", err, order.Usage) // a saved schedule that would force no order
-		}
 	case funcs[name]:
 	case words.Classify(padded(lits, len(call.Args)), words.Lang).Kind == words.Unknown:
 		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
+	case words.Find(name) != nil && words.Find(name).Check != nil:
+		if len(lits) < len(call.Args) {
+			return "" // decided at run time
+		}
+		if err := words.Find(name).Check(lits[1:]); err != nil {
+			return err.Error()
+		}
 	case words.Find(name) != nil && words.Find(name).Kind == words.Macro:
 		args, known := argsOf(call.Args[1:])
 		if err := CheckUsage(words.Find(name), args, known); err != nil {

@@ -13,8 +13,6 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/jobs"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -37,9 +35,8 @@ func (e *env) Stdout() io.Writer              { return e.hc.Stdout }
 func (e *env) Stderr() io.Writer              { return e.hc.Stderr }
 func (e *env) Stdin() io.Reader               { return e.hc.Stdin }
 func (e *env) Sessions() *session.Set         { return e.s.cfg.Sessions }
-func (e *env) Recorder() *record.Recorder     { return e.s.rec }
 func (e *env) Output() *output.Output         { return e.s.out }
-func (e *env) State() *words.State            { return e.s.lab }
+func (e *env) Parts() *words.Parts            { return e.s.parts }
 func (e *env) Interactive() bool              { return e.s.cfg.Interactive }
 func (e *env) TTY() bool                      { return e.s.cfg.TTY }
 func (e *env) Width() int                     { return e.s.cfg.Width() }
@@ -82,23 +79,12 @@ func (e *env) RunScript(ctx context.Context, path string, args []string) error {
 	return e.s.runScript(ctx, e, path, args)
 }
 
-func (e *env) Verdict(ctx context.Context) []check.Finding {
-	return e.s.verdict(ctx, e.hc.Stdout)
-}
+// Sending tells the run's record a command is about to go on a
+// connection of its own.
+func (e *env) Sending(name string, args []string) { e.s.rec.Sending(name, args) }
 
-func (e *env) Findings(ctx context.Context) []check.Finding { return e.s.findings(ctx) }
-
-func (e *env) Explore(ctx context.Context, args []string) error {
-	if e.s.cfg.Explore == nil {
-		return words.Failf("explore: not available here; run locklab explore FILE.lab")
-	}
-	call := ExploreCall{Args: args, InFile: e.InFile(), MayWrite: e.s.cfg.Interactive && !e.InFile(),
-		Read: e.s.readExplored, Stdout: e.hc.Stdout, Stderr: e.hc.Stderr}
-	if status := e.s.cfg.Explore(ctx, call); status != 0 {
-		return words.Status(status)
-	}
-	return nil
-}
+// ReadScript reads a script through the lab's view of files.
+func (e *env) ReadScript(path string) ([]byte, error) { return e.s.readScriptText(path) }
 
 // Position is FILE:LINE:COL of the command (LINE:COL outside a file),
 // counted in its input's lines.

@@ -8,11 +8,12 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/words"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // runScript reads a script the lab was given (see labfs) and runs it in
@@ -71,9 +72,9 @@ func (s *Shell) readScript(e *env, path string) ([]byte, error) {
 	return data, err
 }
 
-// readExplored reads the script an explore line names, through the view:
+// readScriptText reads a script a word names (explore's), through the view:
 // its errors say what is wrong, never what the file holds.
-func (s *Shell) readExplored(path string) ([]byte, error) {
+func (s *Shell) readScriptText(path string) ([]byte, error) {
 	data, _, err := s.view.ReadScript(path)
 	if err != nil {
 		return nil, errors.New(path + ": " + fileProblem(err))

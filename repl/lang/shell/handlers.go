@@ -159,9 +159,6 @@ func (s *Shell) inSession(ctx context.Context, env *env, args []string) error {
 	if !ok || len(args) < 2 {
 		return words.Usage("@NAME COMMAND [ARG ...]   (e.g. @alice SET lock:demo alice-token NX PX 5000; NAME is a letter, then letters, digits, - or _)")
 	}
-	if args[1] == "on" {
-		return words.OnNode(ctx, env, name, args[2:])
-	}
 	return s.dispatch(context.WithValue(ctx, sessionKey{}, name), args[1:])
 }
 

@@ -180,9 +180,6 @@ func (s *Shell) beginRun(fresh bool, jobs []string) {
 	if fresh {
 		s.rec.Reset()
 		s.jobs.Forget()
-		s.mu.Lock()
-		s.shown, s.hasShown = nil, false
-		s.mu.Unlock()
 	}
 	s.out.BeginRun(s.rec.Start(), jobs)
 }
@@ -209,11 +206,11 @@ func (s *Shell) finish(name string, err error, outermost bool) error {
 
 // Timeline is the picture of the run so far.
 func (s *Shell) Timeline(ctx context.Context) timeline.Timeline {
-	return s.rec.Timeline(s.findings(ctx))
+	return s.rec.Timeline(s.Findings(ctx))
 }
 
 // DrawTimeline draws the run's timeline on the lab's output, width
 // columns wide.
 func (s *Shell) DrawTimeline(ctx context.Context, width int) {
-	s.out.Drawing(s.out.Draw(s.Timeline(ctx), width, false))
+	s.out.Drawing(timeline.Draw(s.out, s.Timeline(ctx), width, false))
 }

@@ -79,39 +79,20 @@ func (s *Shell) stdoutFor(hc interp.HandlerContext, name string) io.Writer {
 // verdict prints the verdict on the run so far to w, if the run did
 // anything with locks or slots, and returns it.
 func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
-	if !s.cfg.Notes {
-		return nil
-	}
-	findings := s.findings(ctx)
-	s.print.Verdict(w, findings)
-	s.mu.Lock()
-	s.shown, s.hasShown = findings, true
-	s.mu.Unlock()
-	return findings
+	return s.print.Judge(ctx, w, s.cfg.Sessions.Get(session.Main))
 }
 
 // EndVerdict is the verdict the last run ended with, as it showed it
 // (explore groups schedules by it); a run that showed none is judged
 // now.
 func (s *Shell) EndVerdict(ctx context.Context) []check.Finding {
-	s.mu.Lock()
-	shown, ok := s.shown, s.hasShown
-	s.mu.Unlock()
-	if ok {
-		return shown
-	}
-	return s.findings(ctx)
+	return s.rec.EndVerdict(ctx, s.cfg.Sessions.Get(session.Main))
 }
 
 // Findings is the verdict on the run so far, as the verdict line shows
 // it.
-func (s *Shell) Findings(ctx context.Context) []check.Finding { return s.findings(ctx) }
-
-// findings is the verdict as it stands: each slot judged by its length as
-// the server reports it now (-1: unknown, which the verdict says rather
-// than guess 0), then the lock findings.
-func (s *Shell) findings(ctx context.Context) []check.Finding {
-	return s.rec.Verdict(s.cfg.Sessions.Get(session.Main).Lengths(ctx, s.rec.Slots()))
+func (s *Shell) Findings(ctx context.Context) []check.Finding {
+	return s.rec.Judge(ctx, s.cfg.Sessions.Get(session.Main))
 }
 
 // embeddedGap says, under the embedded Redis's error for a command real

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/jobs"
@@ -46,18 +44,6 @@ type Config struct {
 	// ends the run: explore's, for words whose entry says it cannot run
 	// them, named only at run time ($c up).
 	Refuse func(w *words.Word, at string) error
-	// Explore runs `explore ARGS` and returns its exit status (the
-	// program sets it: package explore runs shells of its own).
-	Explore func(ctx context.Context, call ExploreCall) int
-}
-
-// ExploreCall is an `explore ARGS` line of the language.
-type ExploreCall struct {
-	Args           []string
-	InFile         bool                              // it comes from a script
-	MayWrite       bool                              // a person typed it at the REPL: --save, --svg and --mermaid may write
-	Read           func(path string) ([]byte, error) // reads the script to explore, through the lab's view of files
-	Stdout, Stderr io.Writer
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
@@ -68,7 +54,7 @@ type Shell struct {
 	out    *output.Output
 	print  *reply.Printer
 	rec    *record.Recorder
-	lab    *words.State
+	parts  *words.Parts   // the features' state (the lab's cluster, Redlock's nodes ...)
 	runner *interp.Runner // the REPL's and piped input's
 	jobs   *jobs.Jobs
 	view   *labfs.View // the files the lab was given
@@ -77,8 +63,6 @@ type Shell struct {
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
 	told       map[string]bool // things said once (a script found in the lab's own folder)
-	shown      []check.Finding // the verdict the last run ended with
-	hasShown   bool            // whether it showed one
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
@@ -93,13 +77,15 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.NewClock(cfg.Clock.Now), lab: words.NewState(), jobs: jobs.New(cfg.MaxJobs),
+		rec: record.NewClock(cfg.Clock.Now), parts: &words.Parts{}, jobs: jobs.New(cfg.MaxJobs),
 		view: labfs.New(cfg.Dir, cfg.Scripts)}
 	s.out.SetClock(cfg.Clock.Now)
 	if cfg.Tracker != nil {
 		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
 	}
 	s.print = &reply.Printer{Out: s.out, Rec: s.rec, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace}
+	record.Part.Put(s.parts, s.rec)
+	reply.Part.Put(s.parts, s.print)
 	stdout, stderr := s.out.Writers(session.Main)
 	r, err := s.newRunner(stdout, stderr, session.Main)
 	if err != nil {
@@ -145,7 +131,7 @@ func inLabFolder(r *interp.Runner) error {
 }
 
 // Close stops what the lab started (a failover lab's servers).
-func (s *Shell) Close() { s.lab.Close(); s.lab.Redlock().Down(); s.view.Close() }
+func (s *Shell) Close() { s.parts.Close(); s.view.Close() }
 
 // RedisErrors is how many error replies Redis gave so far (for -e).
 func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/output"
-	"github.com/locklab/locklab/repl/cli/session"
-	"github.com/locklab/locklab/repl/explore/order"
 )
 
 // sleep is sh's sleep: seconds, fractions allowed, with an optional s, m,
@@ -56,39 +54,10 @@ func clear(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// verdictWord prints the verdict on the run so far.
-func verdictWord(ctx context.Context, env Env, args []string) error {
-	if len(env.Verdict(ctx)) == 0 {
-		fmt.Fprintln(env.Stdout(), "verdict: nothing yet: no lock or booking in this run")
-	}
-	return nil
-}
-
 // runScriptWord is `run FILE ARGS`, `source FILE`, `bash FILE` or `sh FILE`.
 func runScriptWord(ctx context.Context, env Env, args []string) error {
 	if len(args) < 2 || args[1] == "-c" {
 		return Usage(args[0] + " FILE [ARG ...]   (runs a .lab or .sh script in the lab)")
 	}
 	return env.RunScript(ctx, args[1], args[2:])
-}
-
-// scheduleWord is `schedule [--wait DUR] SESSION ...`: from now on the
-// sessions' commands go in that order (see package order).
-func scheduleWord(ctx context.Context, env Env, args []string) error {
-	steps, wait, err := order.Parse(args[1:])
-	if err != nil {
-		return Usage(order.Usage + "   (" + err.Error() + ")")
-	}
-	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait, env.Stderr())))
-	return nil
-}
-
-// seatsWord is `seats SLOT N`: the notes judge SLOT's bookings against N.
-func seatsWord(ctx context.Context, env Env, args []string) error {
-	n, err := strconv.ParseInt(args[len(args)-1], 10, 64)
-	if len(args) != 3 || err != nil || n < 1 {
-		return Usage("seats SLOT N   (N: how many bookings the slot may hold, 1 or more)")
-	}
-	env.Recorder().SetSeats(args[1], n)
-	return nil
 }

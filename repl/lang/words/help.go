@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/cli/commands"
-	"github.com/locklab/locklab/repl/lang/expect"
 )
 
 // sessionHelp is `@NAME` in help: a prefix, not a word of the table.
@@ -28,7 +27,10 @@ func help(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	fmt.Fprintln(out, "Lab commands:")
-	for _, w := range append(labWords(), sessionHelp) {
+	for _, w := range append(Table(), sessionHelp) {
+		if w.Kind == Macro || w.alias {
+			continue
+		}
 		fmt.Fprintf(out, "  %s\n      %s\n", w.Usage, w.Summary)
 	}
 	fmt.Fprintf(out, "Shell words: %s\n", strings.Join(helpShellWords, " "))
@@ -37,8 +39,8 @@ func help(ctx context.Context, env Env, args []string) error {
 }
 
 func helpCommand(env Env, words []string) error {
-	if words[0] == "expect" {
-		fmt.Fprintln(env.Stdout(), expect.Help())
+	if w := Find(words[0]); w != nil && w.Help != nil {
+		fmt.Fprintln(env.Stdout(), w.Help())
 		return nil
 	}
 	if w := Find(words[0]); w != nil {

@@ -68,7 +68,7 @@ func redisCLIRepeat(ctx context.Context, env Env, o *cliflags.Options, t session
 				return err
 			}
 		}
-		env.Recorder().Sending(name, args)
+		env.Sending(name, args)
 		e, err := env.Sessions().OneShot(ctx, t, name, args)
 		if err != nil {
 			return env.ConnFailed(ctx, t, err)

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/locklab/locklab/repl/cli/cliflags"
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/record"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Word is one word of the lab language.
@@ -35,6 +34,13 @@ type Word struct {
 	// name known only at run time: c=cluster; $c up).
 	Unexplorable string
 	Run          func(ctx context.Context, env Env, args []string) error
+	// Check, when set, says before a script runs what is wrong with the
+	// word's arguments, all literal (expect's grammar, a schedule line):
+	// the script stops at FILE:LINE:COL before anything runs.
+	Check func(args []string) error
+	// Help, when set, is the word's whole help (`help expect`).
+	Help  func() string
+	alias bool // another name of a word (source, bash ... of run), not listed by help
 }
 
 // Env is a word's view of the run it is part of, given by the shell.
@@ -48,9 +54,9 @@ type Env interface {
 	// Session is the session the command runs in.
 	Session() string
 	Sessions() *session.Set
-	Recorder() *record.Recorder
 	Output() *output.Output
-	State() *State
+	// Parts is the features' state in this shell (see Part).
+	Parts() *Parts
 	// Send sends args in session name, traced and annotated; print prints
 	// the reply as redis-cli would. The error is an exit status for a
 	// connection that failed (already reported), or ctx's.
@@ -58,6 +64,9 @@ type Env interface {
 	// Deliver prints and annotates an event sent on a connection of its
 	// own (redis-cli's), in mode, and returns the command's exit status.
 	Deliver(e session.Event, mode cliflags.Output, exitOnError bool) error
+	// Sending tells the run's record that a command is about to go on a
+	// connection of its own (redis-cli's), before Deliver.
+	Sending(session string, args []string)
 	// ConnFailed reports a connection to t that failed; it returns the
 	// exit status.
 	ConnFailed(ctx context.Context, t session.Target, err error) error
@@ -65,12 +74,9 @@ type Env interface {
 	Dispatch(ctx context.Context, name string, args []string) error
 	// RunScript runs a .lab or .sh file in the calling session.
 	RunScript(ctx context.Context, path string, args []string) error
-	// Verdict prints the run's verdict so far and returns it.
-	Verdict(ctx context.Context) []check.Finding
-	// Findings is the verdict so far, unprinted.
-	Findings(ctx context.Context) []check.Finding
-	// Explore runs `explore ARGS` (args without the word).
-	Explore(ctx context.Context, args []string) error
+	// ReadScript reads a script through the lab's view of files, as run
+	// does (explore reads the script it explores so).
+	ReadScript(path string) ([]byte, error)
 	// Position is FILE:LINE:COL (or LINE:COL) of the running command.
 	Position() string
 	// InFile reports whether the command comes from a script file.

@@ -1,4 +1,4 @@
-package words
+package lab
 
 import (
 	"context"
@@ -11,16 +11,18 @@ import (
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/failover"
+	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/redlockload"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 const clusterUsage = "cluster up | cluster down | cluster attach PRIMARY_HOST:PORT REPLICA_HOST:PORT"
 
 // clusterWord is `cluster up|down|attach`.
-func clusterWord(ctx context.Context, env Env, args []string) error {
+func clusterWord(ctx context.Context, env words.Env, args []string) error {
 	if len(args) < 2 {
-		return Usage(clusterUsage)
+		return words.Usage(clusterUsage)
 	}
 	switch {
 	case args[1] == "up" && len(args) == 2:
@@ -28,27 +30,27 @@ func clusterWord(ctx context.Context, env Env, args []string) error {
 	case args[1] == "attach" && len(args) == 4:
 		return clusterAttach(ctx, env, args[2], args[3])
 	case args[1] == "down" && len(args) == 2:
-		env.State().Close()
+		stateOf(env).stopCluster()
 		back := env.Sessions().Home()
 		fmt.Fprintln(env.Stdout(), "cluster: stopped"+homeNote(back, env.Sessions().Target))
 		return nil
 	}
-	return Usage(clusterUsage)
+	return words.Usage(clusterUsage)
 }
 
 // clusterUp is `cluster up`: a primary and a replica, real redis-server
 // children, unless the lab has a cluster already (or one is starting).
-func clusterUp(ctx context.Context, env Env) error {
-	start, err := env.State().claimCluster(ctx, "cluster up")
+func clusterUp(ctx context.Context, env words.Env) error {
+	start, err := stateOf(env).claimCluster(ctx, "cluster up")
 	if err != nil {
 		return err
 	}
 	c, err := startCluster(start)
 	if err != nil {
-		env.State().clusters.Release()
+		stateOf(env).clusters.Release()
 		return clusterStartFailed(ctx, "cluster up", err)
 	}
-	if err := env.State().holdCluster("cluster up", c); err != nil {
+	if err := stateOf(env).holdCluster("cluster up", c); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout(), "cluster: primary %s, replica %s (replicating through a proxy at %s), in sync\n",
@@ -80,12 +82,12 @@ func clusterStartFailed(ctx context.Context, word string, err error) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(err, context.Canceled):
-		return Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
+		return words.Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
 	case errors.Is(err, server.ErrNoRedisServer):
 		// Nothing after this can work: stop the script here.
 		return fmt.Errorf("%s needs real Redis servers: %w", word, err)
 	}
-	return Failf("%s: %v", word, err)
+	return words.Failf("%s: %v", word, err)
 }
 
 // clusterPrefix names the temporary directories of `cluster up`.
@@ -93,17 +95,17 @@ const clusterPrefix = "locklab-cluster-"
 
 // clusterAttach is `cluster attach PRIMARY REPLICA`: the lab's cluster is
 // servers the user runs, unless it has one already.
-func clusterAttach(ctx context.Context, env Env, primary, replica string) error {
-	start, err := env.State().claimCluster(ctx, "cluster attach")
+func clusterAttach(ctx context.Context, env words.Env, primary, replica string) error {
+	start, err := stateOf(env).claimCluster(ctx, "cluster attach")
 	if err != nil {
 		return err
 	}
 	t, err := failover.Attach(start, primary, replica)
 	if err != nil {
-		env.State().clusters.Release()
+		stateOf(env).clusters.Release()
 		return clusterStartFailed(ctx, "cluster attach", err)
 	}
-	if err := env.State().holdCluster("cluster attach", &cluster{t: t}); err != nil {
+	if err := stateOf(env).holdCluster("cluster attach", &cluster{t: t}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout(), "cluster: attached to primary %s and replica %s, in sync (cut the link with: link cut --pause)\n", primary, replica)
@@ -112,10 +114,10 @@ func clusterAttach(ctx context.Context, env Env, primary, replica string) error 
 
 // needCluster is the cluster and its state, or an error saying how to
 // start one.
-func needCluster(env Env) (*cluster, bool, bool, error) {
-	c, promoted, paused := env.State().clusterNow()
+func needCluster(env words.Env) (*cluster, bool, bool, error) {
+	c, promoted, paused := stateOf(env).clusterNow()
 	if c == nil {
-		return nil, false, false, Failf("no cluster: start one with `cluster up` (or `cluster attach PRIMARY REPLICA`)")
+		return nil, false, false, words.Failf("no cluster: start one with `cluster up` (or `cluster attach PRIMARY REPLICA`)")
 	}
 	return c, promoted, paused, nil
 }
@@ -123,10 +125,10 @@ func needCluster(env Env) (*cluster, bool, bool, error) {
 // clusterCommand is the cluster, and whether its link is paused, for a
 // word whose one argument must be want (`crash primary`, `promote
 // replica`).
-func clusterCommand(env Env, args []string, want string) (*cluster, bool, error) {
+func clusterCommand(env words.Env, args []string, want string) (*cluster, bool, error) {
 	c, _, paused, err := needCluster(env)
 	if err == nil && (len(args) != 2 || args[1] != want) {
-		err = Usage(args[0] + " " + want)
+		err = words.Usage(args[0] + " " + want)
 	}
 	return c, paused, err
 }
@@ -136,13 +138,13 @@ func clusterCommand(env Env, args []string, want string) (*cluster, bool, error)
 // connection open; --pause uses CLIENT PAUSE WRITE on the replica instead
 // (the only cut of attached servers). Any heal gives a paused replica its
 // writes back.
-func linkWord(ctx context.Context, env Env, args []string) error {
+func linkWord(ctx context.Context, env words.Env, args []string) error {
 	c, _, paused, err := needCluster(env)
 	if err != nil {
 		return err
 	}
 	if len(args) < 2 || (args[1] != "cut" && args[1] != "heal") {
-		return Usage(linkUsage)
+		return words.Usage(linkUsage)
 	}
 	dir, pause, err := linkFlags(args[2:], c.t.Proxy == nil)
 	if err != nil {
@@ -178,7 +180,7 @@ func linkFlags(flags []string, noProxy bool) (failover.Direction, bool, error) {
 		case "--pause":
 			pause = true
 		default:
-			return dir, false, Usage(linkUsage)
+			return dir, false, words.Usage(linkUsage)
 		}
 	}
 	return dir, pause, nil
@@ -186,7 +188,7 @@ func linkFlags(flags []string, noProxy bool) (failover.Direction, bool, error) {
 
 const linkUsage = "link cut|heal [--both] [--pause]"
 
-func pauseLink(ctx context.Context, env Env, c *cluster, cut bool) error {
+func pauseLink(ctx context.Context, env words.Env, c *cluster, cut bool) error {
 	var err error
 	if cut {
 		err = failover.PauseCut(ctx, c.t.ReplicaAddr())
@@ -194,16 +196,16 @@ func pauseLink(ctx context.Context, env Env, c *cluster, cut bool) error {
 		err = failover.PauseHeal(ctx, c.t.ReplicaAddr())
 	}
 	if err != nil {
-		return Failf("link: %v", err)
+		return words.Failf("link: %v", err)
 	}
-	env.State().update(c, func(c *cluster) { c.paused = cut })
+	stateOf(env).update(c, func(c *cluster) { c.paused = cut })
 	fmt.Fprintf(env.Stdout(), "link: replica writes paused: %v (CLIENT PAUSE WRITE, relies on Redis internals; check the offsets)\n", cut)
 	return nil
 }
 
 // crashWord is `crash primary`: SHUTDOWN NOSAVE NOW (SIGKILL if need be),
 // and nothing the proxy still holds is forwarded afterwards.
-func crashWord(ctx context.Context, env Env, args []string) error {
+func crashWord(ctx context.Context, env words.Env, args []string) error {
 	if len(args) == 2 && args[1] != "primary" {
 		return redlockWord(ctx, env, args)
 	}
@@ -212,7 +214,7 @@ func crashWord(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if err := c.t.CrashPrimary(ctx); err != nil {
-		return Failf("crash primary: %v", err)
+		return words.Failf("crash primary: %v", err)
 	}
 	fmt.Fprintf(env.Stdout(), "primary %s crashed (%s)\n", c.t.PrimaryAddr(), c.t.CrashMethod())
 	return nil
@@ -220,7 +222,7 @@ func crashWord(ctx context.Context, env Env, args []string) error {
 
 // promoteWord is `promote replica`: REPLICAOF NO ONE. From then on, `on
 // primary` means the promoted replica.
-func promoteWord(ctx context.Context, env Env, args []string) error {
+func promoteWord(ctx context.Context, env words.Env, args []string) error {
 	c, paused, err := clusterCommand(env, args, "replica")
 	if err != nil {
 		return err
@@ -229,16 +231,16 @@ func promoteWord(ctx context.Context, env Env, args []string) error {
 		paused = false // after the crash: the paused write is discarded
 	}
 	if err := c.t.Promote(ctx); err != nil {
-		return Failf("promote replica: %v", err)
+		return words.Failf("promote replica: %v", err)
 	}
-	env.State().update(c, func(c *cluster) { c.promoted, c.paused = true, paused })
-	env.Recorder().Failover(time.Now())
+	stateOf(env).update(c, func(c *cluster) { c.promoted, c.paused = true, paused })
+	recorderOf(env).Failover(time.Now())
 	fmt.Fprintf(env.Stdout(), "replica %s promoted: it is the primary now\n", c.t.ReplicaAddr())
 	return nil
 }
 
 // replicationWord prints both roles, the offsets and the bytes dropped.
-func replicationWord(ctx context.Context, env Env, args []string) error {
+func replicationWord(ctx context.Context, env words.Env, args []string) error {
 	c, _, _, err := needCluster(env)
 	if err != nil {
 		return err
@@ -251,15 +253,16 @@ func replicationWord(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// OnNode is `@NAME on primary|replica CMD ...`: session NAME now talks to
+// onWord is `@NAME on primary|replica CMD ...`: session NAME now talks to
 // that server (and stays there), then runs CMD.
-func OnNode(ctx context.Context, env Env, name string, args []string) error {
+func onWord(ctx context.Context, env words.Env, args []string) error {
+	name, args := env.Session(), args[1:]
 	c, promoted, _, err := needCluster(env)
 	if err != nil {
 		return err
 	}
 	if len(args) < 2 || (args[0] != "primary" && args[0] != "replica") {
-		return Usage("@NAME on primary|replica COMMAND ...")
+		return words.Usage("@NAME on primary|replica COMMAND ...")
 	}
 	addr, role := c.t.PrimaryAddr(), "the cluster's primary"
 	switch {
@@ -276,19 +279,19 @@ func OnNode(ctx context.Context, env Env, name string, args []string) error {
 
 // redlockWord runs the words of package redlock on this shell's nodes;
 // `load --redlock` too (package redlockload).
-func redlockWord(ctx context.Context, env Env, args []string) error {
+func redlockWord(ctx context.Context, env words.Env, args []string) error {
 	var err error
 	if args[0] == "load" {
-		err = redlockload.Word(ctx, env.State().Redlock(), env, args[1:])
+		err = redlockload.Word(ctx, stateOf(env).Redlock(), redlockEnv{env}, args[1:])
 	} else {
-		err = env.State().Redlock().Run(ctx, env, args)
+		err = stateOf(env).Redlock().Run(ctx, redlockEnv{env}, args)
 	}
 	if u, ok := err.(redlock.UsageError); ok {
-		return Usage(string(u))
+		return words.Usage(string(u))
 	} else if errors.Is(err, redlockload.ErrTwoHolders) {
-		return Status(loadFailStatus) // load --redlock's FAIL, as load's
+		return words.Status(loadFailStatus) // load --redlock's FAIL, as load's
 	} else if err != nil && ctx.Err() == nil {
-		return Failf("%v", err)
+		return words.Failf("%v", err)
 	}
 	return err
 }
@@ -303,3 +306,8 @@ func homeNote(names []string, home session.Target) string {
 	}
 	return fmt.Sprintf("; sessions %s are back on %s", strings.Join(names, ", "), home.Label())
 }
+
+// redlockEnv is a word's env as Redlock's words see it (redlock.Env).
+type redlockEnv struct{ words.Env }
+
+func (e redlockEnv) Recorder() *record.Recorder { return recorderOf(e.Env) }

@@ -1,4 +1,4 @@
-package words
+package lab
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 const timelineUsage = "timeline [--width N] [--compact] [--mermaid FILE] [--svg FILE]"
@@ -15,7 +15,7 @@ const timelineUsage = "timeline [--width N] [--compact] [--mermaid FILE] [--svg 
 // timelineWord is `timeline [--width N] [--compact] [--mermaid FILE]
 // [--svg FILE]`: the last run, drawn, or written to a file (at the
 // REPL's prompt only: a script never writes files).
-func timelineWord(ctx context.Context, env Env, args []string) error {
+func timelineWord(ctx context.Context, env words.Env, args []string) error {
 	width, compact := env.Width(), false
 	for i := 1; i < len(args); i++ {
 		switch {
@@ -26,28 +26,28 @@ func timelineWord(ctx context.Context, env Env, args []string) error {
 		case args[i] == "--width" && i+1 < len(args):
 			n, err := strconv.Atoi(args[i+1])
 			if err != nil || n < 40 {
-				return &Error{Status: 2, Msg: "timeline --width N: N is a number of columns, 40 or more"}
+				return &words.Error{Status: 2, Msg: "timeline --width N: N is a number of columns, 40 or more"}
 			}
 			width, i = n, i+1
 		default:
-			return &Error{Status: 2, Msg: fmt.Sprintf("timeline: unknown option %q\nusage: %s", args[i], timelineUsage)}
+			return &words.Error{Status: 2, Msg: fmt.Sprintf("timeline: unknown option %q\nusage: %s", args[i], timelineUsage)}
 		}
 	}
-	fmt.Fprint(env.Stdout(), env.Output().Draw(Picture(ctx, env), width, compact))
+	fmt.Fprint(env.Stdout(), timeline.Draw(env.Output(), Picture(ctx, env), width, compact))
 	return nil
 }
 
 // Picture is the timeline of the run so far.
-func Picture(ctx context.Context, env Env) timeline.Timeline {
-	return env.Recorder().Timeline(env.Findings(ctx))
+func Picture(ctx context.Context, env words.Env) timeline.Timeline {
+	return recorderOf(env).Timeline(findings(ctx, env))
 }
 
-func exportWord(ctx context.Context, env Env, format, file string) error {
+func exportWord(ctx context.Context, env words.Env, format, file string) error {
 	if env.InFile() || !env.Interactive() {
-		return Failf("timeline --%s: scripts write no files; run `locklab --%s %s SCRIPT` instead", format, format, file)
+		return words.Failf("timeline --%s: scripts write no files; run `locklab --%s %s SCRIPT` instead", format, format, file)
 	}
-	if err := output.Export(Picture(ctx, env), format, file); err != nil {
-		return Failf("timeline %v", err)
+	if err := timeline.Export(Picture(ctx, env), format, file); err != nil {
+		return words.Failf("timeline %v", err)
 	}
 	fmt.Fprintf(env.Stdout(), "wrote the run's timeline to %s\n", file)
 	return nil

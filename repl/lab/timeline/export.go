@@ -1,4 +1,4 @@
-package output
+package timeline
 
 import (
 	"errors"
@@ -7,27 +7,39 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/cli/output"
 )
 
 // Draw renders a timeline for the terminal, in the output's colours.
-func (o *Output) Draw(t timeline.Timeline, width int, compact bool) string {
-	style := timeline.Style{Lane: o.PaintLane, Level: o.Note}
+func Draw(o *output.Output, t Timeline, width int, compact bool) string {
+	style := Style{Lane: o.PaintLane, Level: o.Note}
 	if compact {
-		return timeline.Compact(t, width, style)
+		return DroppedLine(t) + Compact(t, width, style)
 	}
-	return timeline.Terminal(t, width, style)
+	return DroppedLine(t) + Terminal(t, width, style)
+}
+
+// DroppedLine says, above a picture of a run that outgrew the record,
+// that its oldest commands are not drawn ("" when none was dropped).
+func DroppedLine(t Timeline) string {
+	if t.Dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("(the run's first %d commands are not drawn: the picture keeps the last ones; the notes and the verdict saw them all)\n", t.Dropped)
 }
 
 // Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg):
 // a new file or one it replaces, never through a symbolic link.
-func Export(t timeline.Timeline, format, file string) error {
+func Export(t Timeline, format, file string) error {
 	if err := CheckExport(format, file); err != nil {
 		return err
 	}
-	text := timeline.Mermaid(t)
+	text := Mermaid(t)
+	if line := DroppedLine(t); line != "" {
+		text = "%% " + line + text
+	}
 	if format == "svg" {
-		text = timeline.SVG(t)
+		text = SVG(t)
 	}
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
 	if errors.Is(err, syscall.ELOOP) {

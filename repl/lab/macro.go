@@ -1,4 +1,4 @@
-package words
+package lab
 
 import (
 	"context"
@@ -11,29 +11,30 @@ import (
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/keyguard"
 	"github.com/locklab/locklab/repl/lab/macros"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // macroWord lists a lesson macro in the table.
-func macroWord(m *macros.Macro) Word {
-	return Word{Name: m.Name, Kind: Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
-		Run: func(ctx context.Context, env Env, args []string) error {
+func macroWord(m *macros.Macro) words.Word {
+	return words.Word{Name: m.Name, Kind: words.Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
+		Run: func(ctx context.Context, env words.Env, args []string) error {
 			err := m.Run(ctx, macroEnv{env}, args[1:])
 			var usage *macros.UsageError
 			var foreign *keyguard.ForeignError
 			switch {
 			case errors.As(err, &usage):
-				return &Error{Status: 2, Msg: usage.Error()}
+				return &words.Error{Status: 2, Msg: usage.Error()}
 			case errors.Is(err, macros.ErrReply):
-				return Status(1)
+				return words.Status(1)
 			case errors.As(err, &foreign): // a refusal: the script goes on, as after load's
-				return Failf("%v", err)
+				return words.Failf("%v", err)
 			}
 			return err
 		}}
 }
 
 // macroEnv is a macro's view of the run (see macros.Env).
-type macroEnv struct{ env Env }
+type macroEnv struct{ env words.Env }
 
 func (e macroEnv) Session() string { return e.env.Session() }
 
@@ -51,7 +52,7 @@ func (e macroEnv) Say(session, format string, a ...any) {
 	fmt.Fprintln(e.env.StdoutOf(session), check.Say(format, a...))
 }
 
-func (e macroEnv) Seats(slot string, n int64) { e.env.Recorder().SetSeats(slot, n) }
+func (e macroEnv) Seats(slot string, n int64) { recorderOf(e.env).SetSeats(slot, n) }
 
 func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error {
 	return e.env.Clock().Sleep(ctx, d)
@@ -59,9 +60,9 @@ func (e macroEnv) Sleep(ctx context.Context, d time.Duration) error {
 
 func (e macroEnv) Now() time.Time { return e.env.Clock().Now() }
 
-func (e macroEnv) SHA(script string) string { return e.env.State().SHA(script) }
+func (e macroEnv) SHA(script string) string { return stateOf(e.env).SHA(script) }
 
-func (e macroEnv) SetLoaded(script, sha string) { e.env.State().SetLoaded(script, sha) }
+func (e macroEnv) SetLoaded(script, sha string) { stateOf(e.env).SetLoaded(script, sha) }
 
 func (e macroEnv) OwnServer() bool { return e.env.Sessions().Target.Embedded }
 

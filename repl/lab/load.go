@@ -1,4 +1,4 @@
-package words
+package lab
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/load"
 	"github.com/locklab/locklab/repl/lab/redlockload"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // loadUsage adds --modes to load's own options.
@@ -21,14 +22,14 @@ const loadUsage = load.Usage + " [--modes break,fix,extend,fenced] | " + redlock
 // server's answers. --modes runs several modes one after another and
 // prints one table comparing them. Its status says what the verdicts
 // concluded (see loadStatus).
-func loadWord(ctx context.Context, env Env, args []string) error {
+func loadWord(ctx context.Context, env words.Env, args []string) error {
 	if slices.Contains(args, "--redlock") {
 		return redlockWord(ctx, env, args) // through Redlock, on its nodes
 	}
 	modes, rest := splitModes(args[1:])
 	cfg, asJSON, err := load.ParseArgs(rest)
 	if err != nil {
-		return &Error{Status: 2, Msg: err.Error()}
+		return &words.Error{Status: 2, Msg: err.Error()}
 	}
 	if len(modes) == 0 {
 		modes = []string{cfg.Mode}
@@ -40,7 +41,7 @@ func loadWord(ctx context.Context, env Env, args []string) error {
 		stats, err := load.Run(ctx, loadDialer(env.Sessions().Target), cfg, progressWriter(env, asJSON))
 		if errors.Is(err, load.ErrNotStarted) {
 			printLoad(env.Stdout(), runs, asJSON)
-			return Failf("%v", err)
+			return words.Failf("%v", err)
 		}
 		runs = append(runs, stats)
 		if err != nil || stats.Interrupted {
@@ -69,13 +70,13 @@ func loadStatus(runs []load.Stats) error {
 	for _, s := range runs {
 		switch s.Outcome() {
 		case load.Unknown, load.Nothing:
-			return Status(1)
+			return words.Status(1)
 		case load.Fail:
 			status = loadFailStatus
 		}
 	}
 	if status != 0 {
-		return Status(status)
+		return words.Status(status)
 	}
 	return nil
 }
@@ -106,7 +107,7 @@ func loadDialer(t session.Target) func(int) load.Conn {
 }
 
 // progressWriter is where load's progress bar goes: the terminal only.
-func progressWriter(env Env, asJSON bool) io.Writer {
+func progressWriter(env words.Env, asJSON bool) io.Writer {
 	lw, toTerminal := env.Stdout().(*output.LineWriter)
 	if !env.TTY() || asJSON || !env.Interactive() && !(toTerminal && lw.Session() == session.Main) {
 		return nil

@@ -1,4 +1,4 @@
-package words
+package lab
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/lab/failover"
 	"github.com/locklab/locklab/repl/lab/redlock"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // State is the state the words of one shell share: the failover lab's
@@ -30,6 +31,12 @@ func (l *State) Redlock() *redlock.Lab { return &l.redlock }
 // NewState makes an empty state.
 func NewState() *State { return &State{scripts: map[string]string{}} }
 
+// statePart is the lab's state in each shell.
+var statePart = words.NewPart(NewState)
+
+// stateOf is the lab's state in the shell env runs in.
+func stateOf(env words.Env) *State { return statePart.Of(env) }
+
 // cluster is the primary/replica pair a failover lab runs on: real
 // redis-server children with a proxy in the replication link (cluster
 // up), or servers the user runs (cluster attach, cut with CLIENT PAUSE).
@@ -41,10 +48,14 @@ type cluster struct {
 	paused   bool   // the link is "cut" with CLIENT PAUSE WRITE
 }
 
-// Close stops the servers `cluster up` started (by PID) and removes
+// Close stops the lab's servers with the shell: the cluster's and
+// Redlock's nodes.
+func (l *State) Close() { l.stopCluster(); l.redlock.Down() }
+
+// stopCluster stops the servers `cluster up` started (by PID) and removes
 // their directory, or detaches from attached ones; a `cluster up` still
 // starting is stopped first. It is safe to call when there is none.
-func (l *State) Close() { l.clusters.Stop() }
+func (l *State) stopCluster() { l.clusters.Stop() }
 
 // claimCluster takes the lab's one place for a cluster, for word
 // (`cluster up` or `cluster attach`), or says which cluster holds it and
@@ -54,9 +65,9 @@ func (l *State) claimCluster(ctx context.Context, word string) (context.Context,
 	var busy *server.Busy
 	switch {
 	case errors.As(err, &busy) && busy.Starting:
-		return nil, Failf("%s: refused: another `cluster up` or `cluster attach` is starting a cluster (one at a time); `cluster down` stops it", word)
+		return nil, words.Failf("%s: refused: another `cluster up` or `cluster attach` is starting a cluster (one at a time); `cluster down` stops it", word)
 	case errors.As(err, &busy):
-		return nil, Failf("%s: refused: a cluster is already up (%s); stop it first with `cluster down`", word, busy.Holding)
+		return nil, words.Failf("%s: refused: a cluster is already up (%s); stop it first with `cluster down`", word, busy.Holding)
 	}
 	return ctx, err
 }
@@ -69,7 +80,7 @@ func (l *State) holdCluster(word string, c *cluster) error {
 	l.cluster = c
 	l.mu.Unlock()
 	if err := l.clusters.Fill(c.describe(), func() { l.dropCluster(c) }); err != nil {
-		return Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
+		return words.Failf("%s: stopped (`cluster down`, or locklab ending) while it started", word)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package words
+package lab
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/expect"
 	"github.com/locklab/locklab/repl/lab/record"
-	"github.com/locklab/locklab/repl/lang/expect"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // expect runs one expect.Expectation and reports a failure at its position.
-func expectWord(ctx context.Context, env Env, args []string) error {
+func expectWord(ctx context.Context, env words.Env, args []string) error {
 	e, err := expect.Parse(args[1:])
 	if err != nil {
 		return expectFailed(env, err.Error(), 2)
@@ -24,32 +25,32 @@ func expectWord(ctx context.Context, env Env, args []string) error {
 		return expectFailed(env, fmt.Sprintf("expected %s, got no reply (see above)", e), 1)
 	}
 	if err != nil {
-		env.Recorder().Expected(false)
+		recorderOf(env).Expected(false)
 		return err
 	}
 	if !ok {
 		return expectFailed(env, fmt.Sprintf("expected %s, got %s", e, got), 1)
 	}
-	env.Recorder().Expected(true)
+	recorderOf(env).Expected(true)
 	return nil
 }
 
 // expectFailed counts a failed expectation and reports it as
 // FILE:LINE:COL: msg.
-func expectFailed(env Env, msg string, status int) error {
-	env.Recorder().Expected(false)
-	return &Error{Status: status, Msg: env.Position() + ": " + msg, Bare: true}
+func expectFailed(env words.Env, msg string, status int) error {
+	recorderOf(env).Expected(false)
+	return &words.Error{Status: status, Msg: env.Position() + ": " + msg, Bare: true}
 }
 
 // evaluate checks e and says what was found.
-func evaluate(ctx context.Context, env Env, e expect.Expectation) (string, bool, error) {
+func evaluate(ctx context.Context, env words.Env, e expect.Expectation) (string, bool, error) {
 	switch e.Kind {
 	case "verdict", "no":
-		kinds := findingKinds(env.Findings(ctx))
+		kinds := findingKinds(findings(ctx, env))
 		has := slices.Contains(kinds, check.Kind(e.Value))
 		return "verdict " + strings.Join(kindStrings(kinds), ", "), has == (e.Kind == "verdict"), nil
 	case "reply":
-		got := env.Recorder().LastReply(env.Session())
+		got := recorderOf(env).LastReply(env.Session())
 		return strconv.Quote(got), expect.Compare(got, e.Op, e.Value), nil
 	case "lines":
 		n := env.Output().Count(regexp.MustCompile(e.Args[0]))

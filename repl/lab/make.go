@@ -1,6 +1,10 @@
-package words
+package lab
 
-import "context"
+import (
+	"context"
+
+	"github.com/locklab/locklab/repl/lang/words"
+)
 
 // makeTargets are the Locks Lab's own `make` targets (the lesson's "Run
 // Targets"), as the lab's scripts.
@@ -13,9 +17,9 @@ var makeTargets = map[string]string{
 const makeUsage = "make break | make test | make load"
 
 // makeWord is `make TARGET`: the lesson's Locks Lab, run as its scripts.
-func makeWord(ctx context.Context, env Env, args []string) error {
+func makeWord(ctx context.Context, env words.Env, args []string) error {
 	if len(args) != 2 || makeTargets[args[1]] == "" {
-		return Usage(makeUsage + "   (the Locks Lab's targets: the naive release, the Lua release, the load)")
+		return words.Usage(makeUsage + "   (the Locks Lab's targets: the naive release, the Lua release, the load)")
 	}
 	return env.RunScript(ctx, makeTargets[args[1]], nil)
 }

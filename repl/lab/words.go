@@ -1,0 +1,98 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/expect"
+	"github.com/locklab/locklab/repl/lab/macros"
+	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lab/redlock"
+	"github.com/locklab/locklab/repl/lab/reply"
+	"github.com/locklab/locklab/repl/lang/words"
+)
+
+// Words are the lesson's words, in the order help lists them: the
+// checks (seats, expect, verdict, timeline), load, the failover lab,
+// Redlock, the Locks Lab's make, then the macros.
+func Words() []words.Word {
+	ws := []words.Word{
+		{Name: "seats", Kind: words.Lab, Run: seatsWord, Usage: "seats SLOT N", Summary: "tell the notes how many bookings SLOT may hold (1 unless told)"},
+		{Name: "expect", Kind: words.Lab, Run: expectWord, Check: checkExpect, Help: expect.Help,
+			Usage:   "expect CMD ... OP VALUE | expect reply VALUE | expect verdict KIND | expect lines REGEX OP N",
+			Summary: "check the run (a self-checking .lab script); help expect for the grammar"},
+		{Name: "timeline", Kind: words.Lab, Run: timelineWord, Usage: timelineUsage,
+			Summary: "draw the last run: a lane per session, time flowing down, a bar per lock"},
+		{Name: "load", Kind: words.Lab, Run: loadWord, Usage: loadUsage,
+			Unexplorable: "it runs its own workers for thousands of steps; run it without explore",
+			Summary:      "stress the lock: N workers x M acquire/work/release cycles, counted from the server's answers (--json, --modes)"},
+		{Name: "cluster", Kind: words.Lab, Run: clusterWord, Usage: clusterUsage,
+			Unexplorable: "it starts real redis-server processes, which do not run on virtual time",
+			Summary:      "a primary and a replica (real redis-server children, a proxy in their link) for the failover lab"},
+		{Name: "on", Kind: words.Lab, Run: onWord, Usage: "@NAME on primary|replica COMMAND ...",
+			Unexplorable: "it reaches a real cluster's node (cluster)",
+			Summary:      "session NAME now talks to the cluster's primary or replica (and stays there), then runs COMMAND"},
+		{Name: "link", Kind: words.Lab, Run: linkWord, Usage: linkUsage,
+			Unexplorable: "it cuts a real replication link (cluster)",
+			Summary:      "drop the replication stream (primary->replica, or both ways), keeping the connection open"},
+		{Name: "crash", Kind: words.Lab, Run: crashWord, Usage: "crash primary | " + redlock.CrashUsage,
+			Unexplorable: "it kills a server (a cluster's, or a Redlock node, whose own clocks explore does not drive yet)",
+			Summary:      "SHUTDOWN NOSAVE NOW on the primary (nothing unreplicated survives), or stop a redlock node (its data gone)"},
+		{Name: "promote", Kind: words.Lab, Run: promoteWord, Usage: "promote replica",
+			Unexplorable: "it promotes a real replica (cluster)",
+			Summary:      "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)"},
+		{Name: "replication", Kind: words.Lab, Run: replicationWord, Usage: "replication",
+			Unexplorable: "it reads a real cluster's replication offsets",
+			Summary:      "both roles, the primary's and the replica's offsets, the bytes the link dropped"},
+		{Name: "redlock", Kind: words.Lab, Run: redlockWord, Usage: redlock.Usage,
+			Unexplorable: "it starts Redlock's nodes, each on a clock of its own, which explore does not drive yet",
+			Summary:      "lesson 5: N independent nodes (A..E) and the Redlock algorithm, each node's answer shown"},
+		{Name: "clock", Kind: words.Lab, Run: redlockWord, Usage: redlock.ClockUsage, Summary: "move one redlock node's clock (and its TTLs)",
+			Unexplorable: "it moves a Redlock node's clock, which explore does not drive yet"},
+		{Name: "restart", Kind: words.Lab, Run: redlockWord, Usage: redlock.RestartUsage, Summary: "bring a crashed redlock node back, empty"},
+		{Name: "pause", Kind: words.Lab, Run: redlockWord, Usage: redlock.PauseUsage, Summary: "stop a whole session, its watchdog included, for DUR (a GC pause)"},
+		{Name: "make", Kind: words.Lab, Run: makeWord, Usage: makeUsage,
+			Summary: "the lesson's Locks Lab: make break (plain DEL), make test (the Lua release), make load"},
+		{Name: "verdict", Kind: words.Lab, Run: verdictWord, Usage: "verdict",
+			Summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear"},
+	}
+	for i := range macros.Macros {
+		ws = append(ws, macroWord(&macros.Macros[i]))
+	}
+	return ws
+}
+
+// recorderOf is the run's record in the shell env runs in.
+func recorderOf(env words.Env) *record.Recorder { return record.Part.Of(env) }
+
+// findings is the verdict on the run so far, unprinted.
+func findings(ctx context.Context, env words.Env) []check.Finding {
+	return recorderOf(env).Judge(ctx, env.Sessions().Get(session.Main))
+}
+
+// verdictWord prints the verdict on the run so far.
+func verdictWord(ctx context.Context, env words.Env, args []string) error {
+	if len(reply.Part.Of(env).Judge(ctx, env.Stdout(), env.Sessions().Get(session.Main))) == 0 {
+		fmt.Fprintln(env.Stdout(), "verdict: nothing yet: no lock or booking in this run")
+	}
+	return nil
+}
+
+// seatsWord is `seats SLOT N`: the notes judge SLOT's bookings against N.
+func seatsWord(ctx context.Context, env words.Env, args []string) error {
+	n, err := strconv.ParseInt(args[len(args)-1], 10, 64)
+	if len(args) != 3 || err != nil || n < 1 {
+		return words.Usage("seats SLOT N   (N: how many bookings the slot may hold, 1 or more)")
+	}
+	recorderOf(env).SetSeats(args[1], n)
+	return nil
+}
+
+// checkExpect is expect's grammar, checked before the script runs.
+func checkExpect(args []string) error {
+	_, err := expect.Parse(args)
+	return err
+}
