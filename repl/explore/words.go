@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/explore/order"
@@ -55,7 +56,10 @@ func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 
 // checkSchedule refuses, before the script runs, a saved schedule that
 // would force no order.
-func checkSchedule(args []string) error {
+func checkSchedule(args []string, known []bool) error {
+	if slices.Contains(known, false) {
+		return nil
+	}
 	if _, _, err := order.Parse(args); err != nil {
 		return fmt.Errorf("schedule: %v\nusage: %s", err, order.Usage)
 	}

@@ -16,7 +16,7 @@ import (
 
 // macroWord lists a lesson macro in the table.
 func macroWord(m *macros.Macro) words.Word {
-	return words.Word{Name: m.Name, Kind: words.Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
+	w := words.Word{Name: m.Name, Kind: words.Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
 		Run: func(ctx context.Context, env words.Env, args []string) error {
 			err := m.Run(ctx, macroEnv{env}, args[1:])
 			var usage *macros.UsageError
@@ -31,6 +31,8 @@ func macroWord(m *macros.Macro) words.Word {
 			}
 			return err
 		}}
+	w.Check = func(args []string, known []bool) error { return checkUsage(&w, args, known) }
+	return w
 }
 
 // macroEnv is a macro's view of the run (see macros.Env).

@@ -57,15 +57,8 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 	case words.Classify(padded(lits, len(call.Args)), words.Lang).Kind == words.Unknown:
 		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
 	case words.Find(name) != nil && words.Find(name).Check != nil:
-		if len(lits) < len(call.Args) {
-			return "" // decided at run time
-		}
-		if err := words.Find(name).Check(lits[1:]); err != nil {
-			return err.Error()
-		}
-	case words.Find(name) != nil && words.Find(name).Kind == words.Macro:
 		args, known := argsOf(call.Args[1:])
-		if err := CheckUsage(words.Find(name), args, known); err != nil {
+		if err := words.Find(name).Check(args, known); err != nil {
 			return err.Error()
 		}
 	}

@@ -35,9 +35,11 @@ type Word struct {
 	Unexplorable string
 	Run          func(ctx context.Context, env Env, args []string) error
 	// Check, when set, says before a script runs what is wrong with the
-	// word's arguments, all literal (expect's grammar, a schedule line):
-	// the script stops at FILE:LINE:COL before anything runs.
-	Check func(args []string) error
+	// word's arguments (expect's grammar, a schedule line, a macro's
+	// usage): the script stops at FILE:LINE:COL before anything runs.
+	// known[i] says whether args[i] is known yet (a literal word) or only
+	// at run time ($b), which can be anything.
+	Check func(args []string, known []bool) error
 	// Help, when set, is the word's whole help (`help expect`).
 	Help  func() string
 	alias bool // another name of a word (source, bash ... of run), not listed by help

@@ -1,4 +1,4 @@
-package precheck
+package lab
 
 import (
 	"fmt"
@@ -36,10 +36,11 @@ func parseUsage(usage string) usageSpec {
 	return spec
 }
 
-// CheckUsage checks a macro's arguments against its usage line before
-// anything runs: known[i] says whether args[i] is known yet (a literal
-// word) or only at run time ($b), which can be anything.
-func CheckUsage(w *words.Word, args []string, known []bool) error {
+// checkUsage checks a macro's arguments against its usage line before
+// anything runs (its words.Word.Check): known[i] says whether args[i] is
+// known yet (a literal word) or only at run time ($b), which can be
+// anything.
+func checkUsage(w *words.Word, args []string, known []bool) error {
 	spec := parseUsage(w.Usage)
 	n := len(spec.positional)
 	for i := 0; i < n; i++ {
