@@ -181,8 +181,10 @@ func TestCancelCutsTLSHandshake(t *testing.T) {
 			time.AfterFunc(200*time.Millisecond, cancel)
 			start := time.Now()
 			_, err := c.Do(ctx, []string{"PING"})
-			if took := time.Since(start); took > time.Second || err == nil {
-				t.Errorf("PING over TLS to a plain-text server, cancelled after 200ms: %v after %v; want an error within 1s", err, took.Round(time.Millisecond))
+			// Within 2.5 s, half the dial's 5 s bound that answered before:
+			// room for a loaded machine, and that bug still fails.
+			if took := time.Since(start); took > dialTimeout/2 || err == nil {
+				t.Errorf("PING over TLS to a plain-text server, cancelled after 200ms: %v after %v; want an error within %v", err, took.Round(time.Millisecond), dialTimeout/2)
 			}
 			if kind == "real" && !errors.Is(err, context.Canceled) {
 				t.Errorf("redis-server: %v; want context.Canceled", err)
