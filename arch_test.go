@@ -2,7 +2,6 @@ package main
 
 import (
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -15,20 +14,13 @@ var houseRules = []struct {
 	pkg, why  string
 	forbidden []string
 }{
-	{"repl/lang/words", "the kernel knows no feature: features install their words into it",
+	{"repl/lang", "the language (the shell, jobs, the word kernel) knows no lock and no feature: features install their words, and the lab observes the runs (words.Observer)",
 		[]string{"repl/lab", "repl/explore", "repl/app", "repl/term"}},
-	{"repl/lang/jobs", "jobs are the language's: they know no lock", []string{"repl/lab", "repl/explore"}},
 	{"repl/cli", "the redis-cli stand-in never imports the lab, the language or explore",
 		[]string{"repl/lab", "repl/explore", "repl/lang", "repl/app", "repl/term"}},
 	{"repl/lab", "the lab does not reach explore, the shell or the program", []string{"repl/explore", "repl/lang/shell", "repl/app", "repl/term"}},
 	{"repl/term", "the terminal reads lines: it runs nothing", []string{"repl/lang/shell", "repl/explore", "repl/app"}},
 }
-
-// shellStillImports is what the shell still reaches of the lab: the
-// record, the printer and the checker of the run it drives. It is debt, listed so
-// that it only shrinks: a package not listed fails, and a listed one the
-// shell no longer reaches fails too, until it is taken off.
-var shellStillImports = []string{"repl/lab/check", "repl/lab/lockargs", "repl/lab/probe", "repl/lab/quorum", "repl/lab/record", "repl/lab/reply", "repl/lab/timeline"}
 
 const module = "github.com/locklab/locklab/"
 
@@ -42,28 +34,6 @@ func TestHouseRules(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-func TestShellReachesOnlyItsListedDebt(t *testing.T) {
-	var reached []string
-	for _, dep := range depsUnder(t, "repl/lang/shell")["repl/lang/shell"] {
-		if under(dep, "repl/lab") {
-			reached = append(reached, dep)
-		}
-		if under(dep, "repl/explore") {
-			t.Errorf("the shell imports %s: explore runs shells, never the other way", dep)
-		}
-	}
-	for _, dep := range reached {
-		if !slices.Contains(shellStillImports, dep) {
-			t.Errorf("the shell now imports %s of the lab: new debt (the shell imports no lab package)", dep)
-		}
-	}
-	for _, dep := range shellStillImports {
-		if !slices.Contains(reached, dep) {
-			t.Errorf("the shell no longer imports %s: take it off shellStillImports", dep)
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/locklab/locklab/repl/explore"
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/lines"
@@ -62,7 +63,7 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Warning: Using a password with '-a' or '-u' option on the command line interface may not be safe.")
 	}
 	session.SilenceDriverLog()
-	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr}
+	in := &input{opts: o, stdin: stdin, stdout: stdout, stderr: stderr, runs: map[*shell.Shell]*lab.Run{}}
 	defer awaitEndSignal()    // a signal that ends locklab ends it, not a status
 	defer in.endByInterrupt() // last, once everything below is cleaned up
 	in.opts.color = useColor(o.NoColor, stdout)
@@ -129,7 +130,9 @@ type input struct {
 	stdout, stderr io.Writer
 	sessions       *session.Set
 	shells         []*shell.Shell
-	interrupted    atomic.Bool // a Ctrl-C stopped a script, -c LINE or a command
+	runs           map[*shell.Shell]*lab.Run // each shell's observer, for its pictures
+	lastRun        *lab.Run                  // the one observe made last
+	interrupted    atomic.Bool               // a Ctrl-C stopped a script, -c LINE or a command
 }
 
 func (in *input) closeShells() {
@@ -201,11 +204,21 @@ func (in *input) newShell(stdout, stderr io.Writer, interactive, notes bool) (*s
 		Trace:   interactive || in.opts.Timeline || in.opts.Mermaid != "" || in.opts.SVG != "",
 		Width:   func() int { return terminalWidth(in.stdout) },
 		Scripts: in.opts.Scripts,
+		Hint:    scripts.LuaHint,
+		Observe: in.observe,
 	})
 	if sh != nil {
 		in.shells = append(in.shells, sh)
+		in.runs[sh] = in.lastRun
 	}
 	return sh, err
+}
+
+// observe is the lab's observer of a new shell's runs (lab.Run), kept
+// for the pictures the run's end draws.
+func (in *input) observe(c words.ObserverConfig) words.Observer {
+	in.lastRun = lab.NewRun(c)
+	return in.lastRun
 }
 
 // runLine runs one line: -c LINE (a one-line script, with its verdict),
@@ -307,7 +320,7 @@ func (in *input) drawTimeline(ctx context.Context, sh *shell.Shell) int {
 		if export.file == "" {
 			continue
 		}
-		if err := timeline.Export(sh.Timeline(ctx), export.format, export.file); err != nil {
+		if err := timeline.Export(in.runs[sh].Timeline(ctx, in.sessions.Get(session.Main)), export.format, export.file); err != nil {
 			fmt.Fprintln(in.stderr, "locklab:", err)
 			status = 1
 		} else {

@@ -6,12 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/timeline"
 )
@@ -134,25 +133,12 @@ func (c *Command) CheckFiles() error {
 }
 
 // checkOutput refuses, before the search, an output file that could not
-// be written or would overwrite the script: a symbolic link (never
-// followed), a folder, a pipe or a device, a folder that does not exist,
-// the script itself.
+// be written or would overwrite the script (output.CheckWrite): a
+// symbolic link (never followed), a folder, a pipe or a device, a folder
+// that does not exist, the script itself.
 func checkOutput(flag, out, file string) error {
-	if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return fmt.Errorf("%s %s: a symbolic link: not followed (name the file itself)", flag, out)
-	}
-	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%s %s: no folder %s to write it in", flag, out, filepath.Dir(out))
-	}
-	to, err1 := os.Stat(out)
-	script, err2 := os.Stat(file)
-	switch {
-	case err1 == nil && to.IsDir():
-		return fmt.Errorf("%s %s: a folder: name a file in it", flag, out)
-	case err1 == nil && !to.Mode().IsRegular():
-		return fmt.Errorf("%s %s: not a regular file (a pipe or a device): name a file", flag, out)
-	case err1 == nil && err2 == nil && os.SameFile(to, script):
-		return fmt.Errorf("%s %s: that is the script being explored: write it under another name", flag, out)
+	if err := output.CheckWrite(out, file); err != nil {
+		return fmt.Errorf("%s %w", flag, err)
 	}
 	return nil
 }

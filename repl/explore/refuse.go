@@ -8,16 +8,21 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
-// unexplorableRedis are the Redis commands explore refuses (in any
-// case), and why.
-var unexplorableRedis = map[string]string{
-	"SUBSCRIBE":  "it waits for messages for ever, and no schedule ends while it does",
-	"PSUBSCRIBE": "it waits for messages for ever, and no schedule ends while it does",
-	"SSUBSCRIBE": "it waits for messages for ever, and no schedule ends while it does",
-	"MONITOR":    "it streams every command for ever, and no schedule ends while it does",
+// unexplorableRedis says why explore refuses a Redis command (its words,
+// in any case): one that streams (commands.Streams), whose messages come
+// for ever; "" for any other.
+func unexplorableRedis(args []string) string {
+	switch {
+	case !commands.Streams(args):
+		return ""
+	case strings.EqualFold(args[0], "MONITOR"):
+		return "it streams every command for ever, and no schedule ends while it does"
+	}
+	return "it waits for messages for ever, and no schedule ends while it does"
 }
 
 // RefusedError is a script explore will not run: it uses Word, at Pos
@@ -77,7 +82,7 @@ func commandWord(call *syntax.CallExpr) (word, why string) {
 	if c := words.Classify(lits, words.Lang); c.Word != nil && c.Word.Unexplorable != "" {
 		return word, c.Word.Unexplorable
 	}
-	if why, ok := unexplorableRedis[strings.ToUpper(word)]; ok {
+	if why := unexplorableRedis(lits); why != "" {
 		return word, why
 	}
 	return "", ""

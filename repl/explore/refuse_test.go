@@ -82,3 +82,26 @@ func TestRefusedFromTheEntry(t *testing.T) {
 		t.Errorf("%d words refused; cluster's reason %q", refusedWords, words.Find("cluster").Unexplorable)
 	}
 }
+
+// TestRefusedStreams: a Redis command that streams (the command table's
+// Streams) is refused where the script names it, however it is spelt:
+// quoted, in any case, after a repeat count or an @NAME; one that only
+// looks like it is not.
+func TestRefusedStreams(t *testing.T) {
+	const messages, commands = "it waits for messages for ever", "it streams every command for ever"
+	for line, why := range map[string]string{
+		"SUBSCRIBE ch": messages, "subscribe ch": messages, `"SUBSCRIBE" ch`: messages, "3 SUBSCRIBE ch": messages,
+		"'psubscribe' n*": messages, "@a Ssubscribe ch": messages, "@a 2 subscribe ch &": messages,
+		"MONITOR": commands, "monitor": commands, `'MONITOR'`: commands, "5 monitor": commands,
+		"PUBLISH ch m": "", "unsubscribe ch": "", "BLPOP q 1": "", "SUBSCRIBER x": "",
+	} {
+		err := refuse(inline("s.lab", "DEL k\n"+line+"\n"))
+		var refused *RefusedError
+		switch {
+		case why == "" && err != nil:
+			t.Errorf("%s: refused (%v)", line, err)
+		case why != "" && (!errors.As(err, &refused) || !strings.HasPrefix(refused.Why, why) || refused.Pos.Line() != 2):
+			t.Errorf("%s: got %v, want line 2 refused: %s", line, err, why)
+		}
+	}
+}

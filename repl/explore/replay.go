@@ -2,12 +2,10 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
-	"syscall"
 
+	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/shellquote"
@@ -110,20 +108,13 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 
 // Save writes s as a lab script that forces its order on any server: a
 // `schedule` line naming each step's session, then the script itself.
-// It follows no symbolic link.
+// It writes with output.WriteFile: no symbolic link followed, no folder,
+// pipe or device written to, and never over the script.
 func Save(path string, sc Script, s *Schedule) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
-	if errors.Is(err, syscall.ELOOP) {
-		return fmt.Errorf("--save %s: a symbolic link: not followed (name the file itself)", path)
+	if err := output.WriteFile(path, []byte(saved(sc, s)), sc.Name); err != nil {
+		return fmt.Errorf("--save %w", err)
 	}
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(saved(sc, s))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return nil
 }
 
 // saved is the text Save writes. Every step and the script's name are

@@ -14,8 +14,10 @@ import (
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/explore/sched"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/shell"
@@ -103,9 +105,11 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
 	defer set.Close()
 	out, refusal := &lockedBuffer{}, &runRefusal{}
+	var run *lab.Run
+	observe := func(c words.ObserverConfig) words.Observer { run = lab.NewRun(c); return run }
 	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
 		Gutter: p.picture, Color: p.picture && p.color,
-		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check})
+		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check, Observe: observe, Hint: scripts.LuaHint})
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +127,10 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.judge(sh.EndVerdict(ctx))
+	main := set.Get(session.Main)
+	o.judge(run.EndVerdict(ctx, main))
 	if p.picture {
-		o.picture = sh.Timeline(ctx)
+		o.picture = run.Timeline(ctx, main)
 	}
 	if p.draw > 0 {
 		sh.DrawTimeline(ctx, p.draw)

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/locklab/locklab/repl/lab/macros"
+	"github.com/locklab/locklab/repl/lang/duration"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -90,7 +90,7 @@ func checkOption(w *words.Word, spec usageSpec, args []string, known []bool, i i
 func checkValue(want, value string) error {
 	switch {
 	case want == "DUR":
-		_, err := macros.ParseDuration(value)
+		_, err := duration.Span(value)
 		return err
 	case want == "N": // the macros count seats with it: none or fewer make no sense
 		if n, err := strconv.Atoi(value); err != nil || n < 1 {

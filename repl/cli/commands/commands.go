@@ -25,6 +25,14 @@ type Command struct {
 	// positions (0 when the command takes no key; LastKey -1 means the
 	// last argument).
 	FirstKey, LastKey, KeyStep int
+	// Streams is set for a command after which the server keeps sending
+	// on the connection rather than answering once: SUBSCRIBE,
+	// PSUBSCRIBE, SSUBSCRIBE, MONITOR.
+	Streams bool
+	// Blocks is set for a command that may hold its reply until its
+	// timeout (for ever with 0): those COMMAND INFO flags blocking, and
+	// WAIT and WAITAOF. (XREAD and XREADGROUP block only with BLOCK.)
+	Blocks bool
 	// DeprecatedSince and ReplacedBy are set for deprecated commands.
 	DeprecatedSince string
 	ReplacedBy      string
@@ -208,6 +216,36 @@ func Lookup(words []string) (*Command, int) {
 		}
 	}
 	return &table[i], 1
+}
+
+// Streams reports whether args, a command's words in any case, are a
+// command after which the server keeps sending on the connection
+// (Command.Streams), on this table's server or a newer one.
+func Streams(args []string) bool {
+	c := streamsOrBlocks(args)
+	return c != nil && c.Streams
+}
+
+// Blocks reports whether args, a command's words in any case, are a
+// command that may hold its reply (Command.Blocks), on this table's
+// server or a newer one.
+func Blocks(args []string) bool {
+	c := streamsOrBlocks(args)
+	return c != nil && c.Blocks
+}
+
+// streamsOrBlocks is the entry that says whether args stream or block:
+// the table's, else unlisted's (a newer server's command).
+func streamsOrBlocks(args []string) *Command {
+	if c, _ := Lookup(args); c != nil {
+		return c
+	}
+	for i := range unlisted {
+		if len(args) > 0 && strings.EqualFold(args[0], unlisted[i].Name) {
+			return &unlisted[i]
+		}
+	}
+	return nil
 }
 
 // Get returns the command with the given name ("set", "client setname"),

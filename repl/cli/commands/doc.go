@@ -6,7 +6,9 @@
 // hints redis-cli shows while one types (Hint), the syntax line of `help CMD`
 // (Command.Syntax), and an arity check that answers exactly like Redis does
 // (CheckArity), so a wrong number of arguments is caught the same way on
-// every server.
+// every server. It is also the one list of the commands that stream
+// (Streams: the session keeps reading, the shell sends them alone,
+// explore refuses them) and that may block (Blocks: sent alone).
 //
 // Hint and Syntax follow redis-cli 7.2's hint builder (src/redis-cli.c:
 // matchArgs, addHintForArguments and their helpers), so they reproduce its

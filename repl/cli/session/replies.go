@@ -1,6 +1,10 @@
 package session
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/locklab/locklab/repl/cli/commands"
+)
 
 // replyMode is whether the server answers a connection's commands, as
 // CLIENT REPLY set it.
@@ -19,16 +23,6 @@ const (
 	queuedStream queued = 1 << iota // SUBSCRIBE or MONITOR: messages follow EXEC's reply
 	queuedReply                     // CLIENT REPLY: EXEC's reply stops short, or never comes
 )
-
-// Streams reports whether args is a command after which the server keeps
-// sending on the connection: SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, MONITOR.
-func Streams(args []string) bool {
-	switch strings.ToUpper(args[0]) {
-	case "SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR":
-		return true
-	}
-	return false
-}
 
 // clientReply is the mode CLIENT REPLY ON|OFF|SKIP asks for; ok is false
 // for any other command.
@@ -75,7 +69,7 @@ func (l *link) sending(args []string) (answered, last bool) {
 		answered = answered && !cut
 	case name == "MULTI":
 		l.multi = true
-	case Streams(args):
+	case commands.Streams(args):
 		last = true // read with Do, which takes one reply: the connection serves nothing else after
 	case isReply:
 		if mode != skipNext || l.mode() == repliesOn {
@@ -105,7 +99,7 @@ func (l *link) transaction(name string, args []string, isReply bool) (cut, last 
 		if isReply {
 			l.queued |= queuedReply
 		}
-		if Streams(args) {
+		if commands.Streams(args) {
 			l.queued |= queuedStream
 		}
 	}
@@ -120,7 +114,7 @@ func (l *link) plain(batch [][]string) bool {
 		return false
 	}
 	for _, args := range batch {
-		if _, isReply := clientReply(args); isReply || Streams(args) || strings.EqualFold(args[0], "RESET") {
+		if _, isReply := clientReply(args); isReply || commands.Streams(args) || strings.EqualFold(args[0], "RESET") {
 			return false
 		}
 	}

@@ -106,3 +106,30 @@ func TestReplyOffSkipsTheProbe(t *testing.T) {
 		t.Errorf("Call.Transaction for PING, CLIENT REPLY SKIP, SET, GET: %v, want %v", seen, want)
 	}
 }
+
+// TestStreamsSpellings: a command that streams (commands.Streams) is the
+// connection's last, in any case, and never shares a pipeline; inside
+// MULTI it is queued, and the EXEC that runs it is the last.
+func TestStreamsSpellings(t *testing.T) {
+	for _, words := range []string{"SUBSCRIBE ch", "subscribe ch", "Psubscribe n*", "ssubscribe ch", "monitor", "MONITOR"} {
+		args := strings.Fields(words)
+		l := &link{}
+		if answered, last := l.sending(args); !answered || !last {
+			t.Errorf("%s: answered %v, last %v; want an answer, then the connection closed", words, answered, last)
+		}
+		if (&link{}).plain([][]string{{"PING"}, args}) {
+			t.Errorf("%s: sent in a pipeline", words)
+		}
+		l = &link{}
+		l.sending([]string{"multi"})
+		l.sending(args)
+		if _, last := l.sending([]string{"exec"}); !last {
+			t.Errorf("%s in MULTI: the EXEC is not the connection's last", words)
+		}
+	}
+	for _, words := range []string{"PUBLISH ch m", "unsubscribe", "GET a"} {
+		if _, last := (&link{}).sending(strings.Fields(words)); last {
+			t.Errorf("%s: taken for a stream", words)
+		}
+	}
+}

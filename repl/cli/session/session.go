@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/resp"
 )
 
@@ -90,11 +91,12 @@ func (s *Session) DoBatch(ctx context.Context, batch [][]string) ([]Event, error
 }
 
 // Streams reports whether args are to be sent with Stream: a command
-// after which the server keeps sending (see the function Streams),
+// after which the server keeps sending (commands.Streams: SUBSCRIBE,
+// PSUBSCRIBE, SSUBSCRIBE, MONITOR),
 // outside MULTI (where it is queued) and with replies on (else nothing
 // comes: Do sends it, and closes the connection after).
 func (s *Session) Streams(args []string) bool {
-	return Streams(args) && !s.InTx() && !s.connection().Unanswered()
+	return commands.Streams(args) && !s.InTx() && !s.connection().Unanswered()
 }
 
 // Stream sends args, a command after which the server keeps sending

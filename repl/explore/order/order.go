@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/locklab/locklab/repl/lang/duration"
 )
 
 // Gate lets the sessions' commands go in the order of its steps.
@@ -101,8 +103,11 @@ const DefaultWait = 10 * time.Second
 func Parse(args []string) (steps []string, wait time.Duration, err error) {
 	wait = DefaultWait
 	if len(args) >= 2 && args[0] == "--wait" {
-		if wait, err = time.ParseDuration(args[1]); err != nil || wait <= 0 {
-			return nil, 0, fmt.Errorf("--wait %s: a duration such as 5s", args[1])
+		if wait, err = duration.Flag("--wait", args[1]); err != nil {
+			return nil, 0, err
+		}
+		if wait <= 0 {
+			return nil, 0, fmt.Errorf("--wait %s: more than 0, such as 5s", args[1])
 		}
 		args = args[2:]
 	}

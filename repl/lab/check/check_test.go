@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/lockargs"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 func TestIsSetNX(t *testing.T) {
@@ -62,7 +63,8 @@ func TestIsSetNX(t *testing.T) {
 	}
 }
 
-const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
+// releaseScript is the compare-and-delete the lab sends.
+var releaseScript = scripts.Release.Body
 
 func TestEvalKeys(t *testing.T) {
 	tests := []struct {
@@ -329,7 +331,7 @@ func TestNotesNameTheirSession(t *testing.T) {
 // (EVAL) and by its SHA1 in any case (EVALSHA), and nothing else is: a
 // compare-and-delete on the same keys is judged as a release attempt.
 func TestFencedWrite(t *testing.T) {
-	const sha = "b1cea259c08b385346e577b3b60c86b011297d59" // sha1 of check.FencedWriteScript, as SCRIPT LOAD answers
+	const sha = "b1cea259c08b385346e577b3b60c86b011297d59" // sha1 of scripts.FencedBook, as SCRIPT LOAD answers
 	refused := check.Event{Session: "alice", Reply: check.Reply{Int: -1, IsInt: true},
 		Before: []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}},
 		After:  []check.KeyState{{Key: "lock:r:fence:last", Exists: true, Value: "2", PTTL: -1}}}
@@ -340,7 +342,7 @@ func TestFencedWrite(t *testing.T) {
 	}{
 		{"EVALSHA", []string{"EVALSHA", sha}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
 		{"EVALSHA upper case", []string{"evalsha", strings.ToUpper(sha)}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
-		{"EVAL", []string{"EVAL", check.FencedWriteScript}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
+		{"EVAL", []string{"EVAL", scripts.FencedBook.Body}, "STALE WRITE REFUSED: alice's token 1 is older than 2, the newest the resource accepted"},
 		{"another script", []string{"EVAL", releaseScript}, ""},
 	}
 	for _, tt := range tests {
@@ -358,5 +360,38 @@ func TestFencedWrite(t *testing.T) {
 				t.Errorf("notes %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestLessonReleaseJudged: the compare-and-delete is judged by what it did
+// to the lock, so the lab's (scripts.Release) and the lesson's, pasted on
+// several lines as its seeds print it, are each a release of one's own
+// lock, or a kept lock when the token is another's.
+func TestLessonReleaseJudged(t *testing.T) {
+	const seeds = "if redis.call('GET', KEYS[1]) == ARGV[1] then\n  return redis.call('DEL', KEYS[1])\nelse\n  return 0\nend"
+	held := check.KeyState{Key: "lock:demo", Exists: true, Value: "my-token", PTTL: 5000}
+	for _, body := range []string{scripts.Release.Body, seeds} {
+		for _, tt := range []struct {
+			token string
+			after check.KeyState
+			reply int64
+			want  string
+		}{
+			{"my-token", check.KeyState{Key: "lock:demo"}, 1, "released: main deleted its own lock on lock:demo"},
+			{"wrong-token", held, 0, "safe: token mismatch (wrong-token is not my-token)"},
+		} {
+			a := check.New(runStart)
+			a.Observe(check.Event{Session: "main", Args: []string{"SET", "lock:demo", "my-token", "PX", "5000", "NX"},
+				Reply: check.Reply{Str: "OK"}, After: []check.KeyState{held}})
+			notes := a.Observe(check.Event{Session: "main", Args: []string{"EVAL", body, "1", "lock:demo", tt.token},
+				Reply: check.Reply{Int: tt.reply, IsInt: true}, Before: []check.KeyState{held}, After: []check.KeyState{tt.after}})
+			var got []string
+			for _, n := range notes {
+				got = append(got, n.Text)
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want) {
+				t.Errorf("EVAL %q with %s: notes %q, want one starting %q", body, tt.token, got, tt.want)
+			}
+		}
 	}
 }

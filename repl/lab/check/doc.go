@@ -24,7 +24,7 @@
 // A script run on lock keys is judged by what it did to them (the key
 // before and after): a release, a kept lock, an extension. The one script
 // whose meaning the keys do not show, the resource's fencing check, is
-// known by its text or SHA1 (FencedWriteScript): its reply says whether
+// known by its text or SHA1 (scripts.FencedBook): its reply says whether
 // the resource refused the writer's token, and the newest token it had
 // accepted is its second key as the probe read it.
 //

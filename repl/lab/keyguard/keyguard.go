@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 // Key is a key a macro is about to delete, and what the lab itself may
@@ -55,22 +56,6 @@ type Guard struct {
 // not make one 50,000-argument command.
 const keysPerScript = 1000
 
-// inspectScript answers, for each of its keys that exists, the key, its
-// type, its PTTL and, for a string of at most ARGV[1] bytes, its value
-// ("" otherwise). One script reads them all at one instant.
-const inspectScript = `local found = {}
-for _, key in ipairs(KEYS) do
-  local kind = redis.call('TYPE', key)['ok']
-  if kind ~= 'none' then
-    local value = ''
-    if kind == 'string' and redis.call('STRLEN', key) <= tonumber(ARGV[1]) then
-      value = redis.call('GET', key)
-    end
-    found[#found + 1] = {key, kind, redis.call('PTTL', key), value}
-  end
-end
-return found`
-
 // Check reads keys on the server and answers a *ForeignError for the
 // first whose Ours refuses what it holds, nil when every one is absent or
 // the lab's, or the error that kept it from reading them: a key the
@@ -90,13 +75,15 @@ func (g Guard) Check(ctx context.Context, keys []Key) error {
 	return nil
 }
 
-// inspect runs inspectScript on keys and answers what exists, by name.
+// inspect runs scripts.Inspect on keys (it answers, for each that exists,
+// the key, its type, its PTTL and, for a string of at most maxValue
+// bytes, its value) and answers what exists, by name.
 func (g Guard) inspect(ctx context.Context, keys []Key) (map[string]Found, error) {
-	args := []string{"EVAL", inspectScript, strconv.Itoa(len(keys))}
-	for _, k := range keys {
-		args = append(args, k.Name)
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.Name
 	}
-	reply, err := g.Send(ctx, append(args, strconv.Itoa(maxValue))...)
+	reply, err := g.Send(ctx, scripts.Inspect.Eval(names, strconv.Itoa(maxValue))...)
 	if err != nil {
 		return nil, err
 	}

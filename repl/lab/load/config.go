@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/lang/duration"
 )
 
 // Usage is the command's synopsis, as the REPL's help and errors print it.
@@ -105,8 +107,8 @@ func validMode(m string) bool {
 
 // ParseArgs reads load's flags, given after the word load (a leading
 // "load" is skipped too). Flags take their value as the next word or after
-// '=' (--workers=50). A duration is Go's (300ms, 2s, 1.5s) or a bare
-// number of milliseconds. The returned Config starts from DefaultConfig;
+// '=' (--workers=50). A duration is a DUR with its unit (300ms, 2s, 1.5s:
+// duration.Parse; a bare number is refused). The returned Config starts from DefaultConfig;
 // the bool says --json. Errors end with the usage line.
 func ParseArgs(args []string) (Config, bool, error) {
 	cfg := DefaultConfig()
@@ -182,16 +184,16 @@ func (c *Config) set(flag, value string) error {
 		}
 		c.Key = value
 	case "--ttl":
-		c.TTL, err = duration(flag, value)
+		c.TTL, err = readDuration(flag, value)
 		if err == nil && c.TTL < time.Millisecond {
 			err = fmt.Errorf("--ttl must be at least 1ms, not %s", value)
 		}
 	case "--work":
-		c.Work, err = duration(flag, value)
+		c.Work, err = readDuration(flag, value)
 	case "--jitter":
-		c.Jitter, err = duration(flag, value)
+		c.Jitter, err = readDuration(flag, value)
 	case "--pause":
-		c.Pause, err = duration(flag, value)
+		c.Pause, err = readDuration(flag, value)
 	}
 	return err
 }
@@ -204,21 +206,16 @@ func count(flag, value string, min int) (int, error) {
 	return n, nil
 }
 
-// duration reads 300ms, 2s, 1m30s, or a bare number of milliseconds.
-func duration(flag, value string) (time.Duration, error) {
-	var d time.Duration
-	if n, err := strconv.ParseFloat(value, 64); err == nil && value != "" && strings.IndexByte("0123456789.", value[0]) >= 0 {
-		if n > float64(time.Hour/time.Millisecond) {
-			return 0, fmt.Errorf("%s must be at most 1h, not %s", flag, value)
-		}
-		d = time.Duration(n * float64(time.Millisecond))
-	} else if d, err = time.ParseDuration(value); err != nil {
-		return 0, fmt.Errorf("%s needs a duration such as 300ms, 2s or 500 (milliseconds), not %q", flag, value)
-	}
-	if d < 0 {
+// readDuration reads a DUR (duration.Flag: 300ms, 2s, 1m30s; a bare number
+// is refused), from 0 to 1h.
+func readDuration(flag, value string) (time.Duration, error) {
+	d, err := duration.Flag(flag, value)
+	switch {
+	case err != nil:
+		return 0, err
+	case d < 0:
 		return 0, fmt.Errorf("%s cannot be negative, not %s", flag, value)
-	}
-	if d > time.Hour {
+	case d > time.Hour:
 		return 0, fmt.Errorf("%s must be at most 1h, not %s", flag, value)
 	}
 	return d, nil

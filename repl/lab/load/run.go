@@ -271,12 +271,12 @@ func (r *runner) prepare(ctx context.Context, ctl Conn) error {
 		return err
 	}
 	for _, s := range allScripts {
-		reply, err := command(ctx, ctl, "SCRIPT", "LOAD", s.src)
+		reply, err := command(ctx, ctl, "SCRIPT", "LOAD", s.Body)
 		if err != nil {
 			return err
 		}
-		if reply.Str != s.sha {
-			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.sha)
+		if reply.Str != s.SHA {
+			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.SHA)
 		}
 	}
 	return nil

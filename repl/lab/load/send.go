@@ -3,26 +3,25 @@ package load
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 // call is one command of a round trip: a plain command, or a script run
 // with EVALSHA (EVAL when the server answers NOSCRIPT).
 type call struct {
 	args   []string
-	script *script // the script EVALSHA runs, or nil
+	script *scripts.Script // the script EVALSHA runs, or nil
 }
 
 func cmd(args ...string) call { return call{args: args} }
 
 // runScript calls s with its keys, then its other arguments.
-func runScript(s *script, keysThenArgs ...string) call {
-	args := make([]string, 0, 3+len(keysThenArgs))
-	args = append(args, "EVALSHA", s.sha, strconv.Itoa(s.keys))
-	return call{args: append(args, keysThenArgs...), script: s}
+func runScript(s *scripts.Script, keysThenArgs ...string) call {
+	n := s.NumKeys()
+	return call{args: s.EvalSHA(keysThenArgs[:n], keysThenArgs[n:]...), script: s}
 }
 
 // unansweredError is a round trip that got no answer: the stop cut it
@@ -61,7 +60,7 @@ func (w *worker) send(calls ...call) ([]resp.Reply, error) {
 		return nil, err
 	}
 	if s := calls[last].script; s != nil && isNoScript(replies[last]) {
-		eval := append([]string{"EVAL", s.src}, calls[last].args[2:]...)
+		eval := append([]string{"EVAL", s.Body}, calls[last].args[2:]...)
 		again, err := w.roundTrip([]call{{args: eval}})
 		if err != nil {
 			return replies[:last], err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 // worker is one goroutine, on its own connection, doing its cycles.
@@ -134,7 +135,7 @@ func (w *worker) leave(value int64) error {
 // anything after it runs (see send), so it is a round trip of its own.
 func (w *worker) fencedLeave(value int64) error {
 	k := &w.keys
-	r, err := w.send(runScript(fencedWrite, k.resource, k.fenceLast, w.fence, strconv.FormatInt(value+1, 10)))
+	r, err := w.send(runScript(scripts.FencedSet, k.resource, k.fenceLast, w.fence, strconv.FormatInt(value+1, 10)))
 	if unanswered(err) {
 		w.c.unconfirmedWrites.Add(1)
 	}
@@ -195,7 +196,7 @@ func (w *worker) acquire() error {
 // script that also takes the token.
 func (w *worker) acquireCall() call {
 	if w.cfg.Mode == ModeFenced {
-		return runScript(fencedAcquire, w.keys.lock, w.keys.fence, w.token, w.ttlMS)
+		return runScript(scripts.FencedAcquire, w.keys.lock, w.keys.fence, w.token, w.ttlMS)
 	}
 	return cmd("SET", w.keys.lock, w.token, "NX", "PX", w.ttlMS)
 }
@@ -204,9 +205,9 @@ func (w *worker) acquireCall() call {
 // that answers what it deleted), Lua compare-and-delete in the others.
 func (w *worker) releaseCall() call {
 	if w.cfg.Mode == ModeBreak {
-		return runScript(plainRelease, w.keys.lock)
+		return runScript(scripts.BlindRelease, w.keys.lock)
 	}
-	return runScript(safeRelease, w.keys.lock, w.token)
+	return runScript(scripts.ReleaseTold, w.keys.lock, w.token)
 }
 
 // countRelease reads the release's answer.
@@ -261,7 +262,7 @@ func (w *worker) busy(d time.Duration) error {
 			return nil
 		}
 		if extending && !now.Before(w.nextWatch) {
-			r, err := w.send(runScript(extend, w.keys.lock, w.token, w.ttlMS))
+			r, err := w.send(runScript(scripts.Extend, w.keys.lock, w.token, w.ttlMS))
 			if err != nil {
 				return err
 			}

@@ -6,12 +6,9 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
-	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/scripts"
+	"github.com/locklab/locklab/repl/lang/duration"
 )
-
-// extendScript is compare-and-PEXPIRE: extend the lock only if it is still
-// ours (the watchdog of lock libraries).
-const extendScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end"
 
 func extendMacro(ctx context.Context, env Env, args []string) error {
 	f := newFlags("extend", extendUsage)
@@ -28,12 +25,12 @@ func extendMacro(ctx context.Context, env Env, args []string) error {
 }
 
 func extend(ctx context.Context, env Env, session, key, token string, ttl time.Duration, print bool) (resp.Reply, error) {
-	return evalScript(ctx, env, session, extendScript, []string{key}, []string{token, millis(ttl)}, print)
+	return evalScript(ctx, env, session, scripts.Extend, []string{key}, []string{token, millis(ttl)}, print)
 }
 
 // fencedBook takes the lock, gets a fencing token from INCR KEY:fence,
 // works (pausing like a stop-the-world GC if asked), then writes through
-// the slot's fencing check (check.FencedWriteScript, which the annotator
+// the slot's fencing check (scripts.FencedBook, which the annotator
 // knows by its SHA1) and releases with compare-and-delete.
 func fencedBook(ctx context.Context, env Env, args []string) error {
 	f := newFlags("fenced-book", fencedBookUsage)
@@ -109,7 +106,7 @@ func pauseWork(ctx context.Context, env Env, session, bidder string, work, pause
 
 func fencedWrite(ctx context.Context, env Env, session, bidder, slot, lock string, token, seats int64) error {
 	keys := []string{slot, lock + ":fence:last"}
-	r, err := evalScript(ctx, env, session, check.FencedWriteScript, keys, []string{itoa(token), bidder, itoa(seats)}, false)
+	r, err := evalScript(ctx, env, session, scripts.FencedBook, keys, []string{itoa(token), bidder, itoa(seats)}, false)
 	if err := failed(env, session, bidder, r, err); err != nil {
 		return err
 	}
@@ -129,8 +126,8 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // ttlArg is extend's TTL: milliseconds when bare, as PEXPIRE takes them
 // (the command it stands for), or a duration with its unit.
 func ttlArg(s string) (time.Duration, error) {
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms <= maxDuration.Milliseconds() {
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms <= duration.Max.Milliseconds() {
 		return time.Duration(ms) * time.Millisecond, nil
 	}
-	return ParseDuration(s)
+	return duration.Span(s)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/keyguard"
+	"github.com/locklab/locklab/repl/lang/duration"
 )
 
 // Env is what a macro may do: send commands in sessions and print lines.
@@ -125,6 +126,36 @@ func Find(name string) *Macro {
 type flags struct {
 	fs    *flag.FlagSet
 	usage string
+	bad   error // the refusal of a value, as told says it
+}
+
+// told is an option's value whose refusal names the option and the value,
+// as the precheck does (--work 3: 3 needs a unit: 3s or 3ms), not as the
+// flag package words it.
+type told struct {
+	flag.Value
+	name string
+	f    *flags
+}
+
+func (t told) String() string {
+	if t.Value == nil { // the zero value the flag package makes for its help
+		return ""
+	}
+	return t.Value.String()
+}
+
+func (t told) Set(s string) error {
+	err := t.Value.Set(s)
+	if err != nil {
+		t.f.bad = fmt.Errorf("--%s %s: %w", t.name, s, err)
+	}
+	return err
+}
+
+// value adds an option whose value v reads.
+func (f *flags) value(name string, v flag.Value, help string) {
+	f.fs.Var(told{v, name, f}, name, help)
 }
 
 func newFlags(name, usage string) *flags {
@@ -139,6 +170,9 @@ func (f *flags) parse(args []string, npos int) ([]string, error) {
 	}
 	pos := args[:npos]
 	if err := f.fs.Parse(args[npos:]); err != nil {
+		if f.bad != nil {
+			err = f.bad
+		}
 		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: %v", f.fs.Name(), err)}
 	}
 	if f.fs.NArg() > 0 {
@@ -149,25 +183,25 @@ func (f *flags) parse(args []string, npos int) ([]string, error) {
 
 func isOption(arg string) bool { return strings.HasPrefix(arg, "--") }
 
-// duration is a flag value in the lesson's units, with its unit: 300ms,
-// 2s, 1.5s (0 needs none). A bare number is refused: `--work 3` could be
-// 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold. A TTL
-// (min 1ms) must be at least a millisecond, as PX counts whole ones.
-type duration struct {
+// durValue is a flag value in the lesson's units, with its unit: 300ms,
+// 2s, 1.5s (0 needs none). A bare number is refused (duration.Span): `--work
+// 3` could be 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold.
+// A TTL (min 1ms) must be at least a millisecond, as PX counts whole ones.
+type durValue struct {
 	d   *time.Duration
 	min time.Duration
 }
 
 func (f *flags) duration(name string, def time.Duration, help string) *time.Duration {
 	d := def
-	f.fs.Var(duration{d: &d}, name, help)
+	f.value(name, durValue{d: &d}, help)
 	return &d
 }
 
 // ttl is a duration flag that sets a TTL: 1ms or more.
 func (f *flags) ttl(name string, def time.Duration, help string) *time.Duration {
 	d := def
-	f.fs.Var(duration{d: &d, min: time.Millisecond}, name, help)
+	f.value(name, durValue{d: &d, min: time.Millisecond}, help)
 	return &d
 }
 
@@ -177,7 +211,7 @@ type count struct{ n *int64 }
 
 func (f *flags) count(name string, def int64, help string) *int64 {
 	n := def
-	f.fs.Var(count{&n}, name, help)
+	f.value(name, count{&n}, help)
 	return &n
 }
 
@@ -197,18 +231,15 @@ func (v count) Set(s string) error {
 	return nil
 }
 
-func (v duration) String() string {
+func (v durValue) String() string {
 	if v.d == nil {
 		return ""
 	}
 	return v.d.String()
 }
 
-// maxDuration bounds durations: a lab run is minutes, not years.
-const maxDuration = 24 * time.Hour
-
-func (v duration) Set(s string) error {
-	d, err := ParseDuration(s)
+func (v durValue) Set(s string) error {
+	d, err := duration.Span(s)
 	if err != nil {
 		return err
 	}
@@ -217,22 +248,6 @@ func (v duration) Set(s string) error {
 	}
 	*v.d = d
 	return nil
-}
-
-// ParseDuration reads a macro's duration: a number with its unit (300ms,
-// 2s, 1m), or 0; at most 24h.
-func ParseDuration(s string) (time.Duration, error) {
-	if n, err := strconv.ParseFloat(s, 64); err == nil && n != 0 {
-		return 0, fmt.Errorf("%s needs a unit: %ss or %sms", s, s, s)
-	}
-	d, err := time.ParseDuration(s)
-	if s == "0" {
-		d, err = 0, nil
-	}
-	if err != nil || d < 0 || d > maxDuration {
-		return 0, errors.New("want a duration such as 300ms or 2s, up to 24h")
-	}
-	return d, nil
 }
 
 func millis(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }

@@ -8,10 +8,8 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/keyguard"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
-
-// releaseScript is the lesson's compare-and-delete.
-const releaseScript = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end"
 
 // blindUnlock is blind_unlock_demo.sh, with slow and fast as two sessions
 // on their own connections, so that the annotator can tell whose lock a
@@ -97,15 +95,17 @@ func evalReleaseMacro(ctx context.Context, env Env, args []string) error {
 	return err
 }
 
-// evalRelease runs the compare-and-delete (see evalScript).
+// evalRelease runs the compare-and-delete, scripts.Release (see
+// evalScript).
 func evalRelease(ctx context.Context, env Env, session, key, token string, print bool) (resp.Reply, error) {
-	return evalScript(ctx, env, session, releaseScript, []string{key}, []string{token}, print)
+	return evalScript(ctx, env, session, scripts.Release, []string{key}, []string{token}, print)
 }
 
-// evalScript runs script as EVALSHA, loading it with SCRIPT LOAD the first
+// evalScript runs s as EVALSHA, loading it with SCRIPT LOAD the first
 // time (and again if the server answers NOSCRIPT: it was restarted or
 // flushed). print says whether its reply is shown.
-func evalScript(ctx context.Context, env Env, session, script string, keys, argv []string, print bool) (resp.Reply, error) {
+func evalScript(ctx context.Context, env Env, session string, s *scripts.Script, keys, argv []string, print bool) (resp.Reply, error) {
+	script := s.Body
 	send := env.Query
 	if print {
 		send = env.Run

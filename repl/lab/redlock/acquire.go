@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lab/quorum"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 // Options are an acquisition's: the lock's TTL, the clock drift factor,
@@ -176,11 +177,10 @@ func (l *Lab) acquire(ctx context.Context, c clock.Clock, client Client, holder,
 	return a, ctx.Err()
 }
 
-// releaseScript deletes the key only when it still holds the token.
-const releaseScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
-
+// releaseArgs is the compare-and-delete, scripts.Release: it deletes the
+// key only when it still holds the token.
 func releaseArgs(key, token string) []string {
-	return []string{"EVAL", releaseScript, "1", key, token}
+	return scripts.Release.Eval([]string{key}, token)
 }
 
 // Release is the compare-and-delete on every node: each node's answer,

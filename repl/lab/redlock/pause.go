@@ -3,7 +3,6 @@ package redlock
 import (
 	"context"
 	"fmt"
-	"time"
 )
 
 // pauseWord is `pause SESSION DUR`: the whole session stops for DUR from
@@ -11,8 +10,11 @@ import (
 // sends goes out meanwhile: its commands, its watchdog's extends, its
 // redlock words. (Any session may be paused, with or without nodes.)
 func pauseWord(env Env, name, dur string) error {
-	d, err := time.ParseDuration(dur)
-	if err != nil || d <= 0 {
+	d, err := durationArg(PauseUsage, "", dur)
+	if err != nil {
+		return err
+	}
+	if d <= 0 {
 		return UsageError(PauseUsage)
 	}
 	resume := make(chan struct{})

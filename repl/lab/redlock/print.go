@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lab/scripts"
 )
 
 // acquireWord is `redlock acquire KEY TOKEN [--ttl DUR] [--drift F]
@@ -71,13 +72,16 @@ func parseOptions(args []string) (Options, error) {
 		var err error
 		switch args[i] {
 		case "--ttl":
-			o.TTL, err = time.ParseDuration(args[i+1])
+			o.TTL, err = durationArg(Usage, args[i], args[i+1])
 		case "--timeout":
-			o.Timeout, err = time.ParseDuration(args[i+1])
+			o.Timeout, err = durationArg(Usage, args[i], args[i+1])
 		case "--drift":
 			o.Drift, err = strconv.ParseFloat(args[i+1], 64)
 		default:
 			err = UsageError(Usage)
+		}
+		if _, told := err.(UsageError); told {
+			return o, err
 		}
 		if err != nil || o.TTL < time.Millisecond || o.Timeout <= 0 || o.Drift < 0 {
 			return o, UsageError(Usage)
@@ -90,7 +94,7 @@ func parseOptions(args []string) (Options, error) {
 func printAnswers(w io.Writer, answers []Answer) {
 	for _, a := range answers {
 		cmd := quorum.ShortCommand(a.Args)
-		if a.Args[0] == "EVAL" && a.Args[1] == releaseScript {
+		if scripts.Release.RunBy(a.Args) {
 			cmd = "EVAL <compare-and-delete> " + quorum.ShortCommand(a.Args[2:])
 		}
 		fmt.Fprintln(w, check.Say("  %s  %s -> %s", a.Node, cmd, a.Text()))

@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lang/duration"
 )
 
 // Env is what the words need of the run: where lines go, the session a
@@ -29,6 +30,24 @@ type Env interface {
 type UsageError string
 
 func (u UsageError) Error() string { return "usage: " + string(u) }
+
+// durationArg reads a DUR given to flag (duration.Flag; flag "" for an
+// argument: pause's DUR): a refusal is usage's line with what is wrong
+// after it, as schedule's is ("--ttl 300: 300 needs a unit: 300s or
+// 300ms").
+func durationArg(usage, flag, value string) (time.Duration, error) {
+	var d time.Duration
+	var err error
+	if flag == "" {
+		d, err = duration.Parse(value)
+	} else {
+		d, err = duration.Flag(flag, value)
+	}
+	if err != nil {
+		return 0, UsageError(usage + "   (" + err.Error() + ")")
+	}
+	return d, nil
+}
 
 // The words' usage lines.
 const (
@@ -140,8 +159,11 @@ func parseUp(args []string) (n int, kind Kind, client Client, err error) {
 }
 
 func (l *Lab) jumpWord(env Env, name, dur string) error {
-	d, err := time.ParseDuration(dur)
-	if err != nil || (dur[0] != '+' && dur[0] != '-') {
+	d, err := durationArg(ClockUsage, "", dur)
+	if err != nil {
+		return err
+	}
+	if dur[0] != '+' && dur[0] != '-' {
 		return UsageError(ClockUsage)
 	}
 	total, err := l.Jump(name, d)
@@ -163,8 +185,11 @@ func signed(d time.Duration) string {
 func (l *Lab) restartWord(env Env, args []string) error {
 	var delay time.Duration
 	if len(args) == 3 && args[1] == "--delay" {
-		d, err := time.ParseDuration(args[2])
-		if err != nil || d < 0 {
+		d, err := durationArg(RestartUsage, "--delay", args[2])
+		if err != nil {
+			return err
+		}
+		if d < 0 {
 			return UsageError(RestartUsage)
 		}
 		delay = d

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/lab/redlock"
+	"github.com/locklab/locklab/repl/lang/duration"
 )
 
 // LoadUsage is `load --redlock`'s synopsis.
@@ -39,7 +40,7 @@ func parseLoad(args []string, client redlock.Client) (LoadConfig, error) {
 			return cfg, redlock.UsageError(LoadUsage)
 		}
 		if err := cfg.set(args[i], args[i+1]); err != nil {
-			return cfg, fmt.Errorf("load --redlock: %s: %v\nusage: %s", args[i], err, LoadUsage)
+			return cfg, fmt.Errorf("load --redlock: %s %s: %v\nusage: %s", args[i], args[i+1], err, LoadUsage)
 		}
 	}
 	if cfg.Workers == 0 {
@@ -80,13 +81,14 @@ func (c *LoadConfig) set(flag, value string) error {
 	return err
 }
 
+// setDuration reads a DUR (duration.Parse: a bare number is refused).
 func (c *LoadConfig) setDuration(flag, value string) error {
-	d, err := time.ParseDuration(value)
+	d, err := duration.Parse(value)
 	switch {
 	case err != nil:
 		return err
 	case flag == "--ttl" && d < 10*time.Millisecond:
-		return fmt.Errorf("at least 10ms, not %v", d)
+		return fmt.Errorf("at least 10ms")
 	case d < 0:
 		return fmt.Errorf("cannot be negative")
 	case flag == "--ttl":
@@ -100,7 +102,7 @@ func (c *LoadConfig) setDuration(flag, value string) error {
 func atLeast(value string, min int) (int, error) {
 	n, err := strconv.Atoi(value)
 	if err != nil || n < min {
-		return 0, fmt.Errorf("a whole number of at least %d, not %q", min, value)
+		return 0, fmt.Errorf("a whole number of at least %d", min)
 	}
 	return n, nil
 }

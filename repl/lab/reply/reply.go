@@ -2,10 +2,8 @@ package reply
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strings"
 	"time"
 
@@ -26,7 +24,7 @@ import (
 const slowCommand = 500 * time.Millisecond
 
 // Quiet is an output mode for replies that are not printed (a macro's).
-const Quiet cliflags.Output = -1
+const Quiet = words.Quiet
 
 // notePrefix starts every annotation line, so that notes never read as
 // replies.
@@ -122,54 +120,6 @@ func (p *Printer) annotate(w io.Writer, e session.Event) {
 			fmt.Fprintln(w, p.Out.Note(n.Level, notePrefix+who+n.Text))
 		}
 	})
-}
-
-// ConnFailed reports a connection that could not be made or broke, in
-// redis-cli's words plus what to do about it.
-func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if gate := (*session.GateError)(nil); errors.As(err, &gate) {
-		fmt.Fprintln(stderr, "locklab:", gate.Err) // not sent: the connection is fine
-		return words.Status(1)
-	}
-	fmt.Fprintln(stderr, session.Describe(err, t))
-	if session.IsAuthError(err) {
-		fmt.Fprintln(stderr, "hint: check the credentials (-a/--pass, --user, REDISCLI_AUTH, or the -u URL); the next command tries again.")
-	}
-	if session.IsServerError(err) {
-		return words.Status(1)
-	}
-	switch {
-	case t.Embedded && session.IsDropped(err):
-		fmt.Fprintln(stderr, "hint: the embedded Redis closed this session's connection (after a script it could not answer, or CLIENT KILL); the next command connects again.")
-	case t.Embedded:
-		fmt.Fprintln(stderr, "hint: the embedded Redis has stopped; restart locklab")
-	case t.Role != "":
-		fmt.Fprintf(stderr, "hint: %s is gone or cut off; after `promote replica`, `@NAME on primary CMD` talks to the new primary, "+
-			"and `cluster down` brings every session back.\n", t.Label())
-	case session.IsDropped(err):
-		fmt.Fprintf(stderr, "hint: %s closed this session's connection (a crash, a restart, CLIENT KILL or its idle timeout); "+
-			"the next command connects again, on the same database.\n", t.Label())
-	default:
-		fmt.Fprintf(stderr, "hint: is a Redis running at %s? %s; "+
-			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label(), startOne(t))
-	}
-	return words.Status(1)
-}
-
-// startOne says how to start a Redis where t points: the lab's compose
-// file listens on 6379; elsewhere redis-server takes the port.
-func startOne(t session.Target) string {
-	_, port, err := net.SplitHostPort(t.Addr)
-	switch {
-	case err != nil || t.Network == "unix":
-		return "start one there"
-	case port == "6379":
-		return "`docker compose up -d` starts one"
-	}
-	return "`redis-server --port " + port + "` starts one (the lab's compose.yaml listens on 6379)"
 }
 
 // Verdict prints findings, the verdict on a run, to w.

@@ -1,11 +1,8 @@
 package timeline
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/locklab/locklab/repl/cli/output"
 )
@@ -28,8 +25,9 @@ func DroppedLine(t Timeline) string {
 	return fmt.Sprintf("(the run's first %d commands are not drawn: the picture keeps the last ones; the notes and the verdict saw them all)\n", t.Dropped)
 }
 
-// Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg):
-// a new file or one it replaces, never through a symbolic link.
+// Export writes a timeline to file as "mermaid" (.mmd) or "svg" (.svg),
+// with output.WriteFile: a new file or a regular one it replaces, never
+// through a symbolic link.
 func Export(t Timeline, format, file string) error {
 	if err := CheckExport(format, file); err != nil {
 		return err
@@ -41,18 +39,10 @@ func Export(t Timeline, format, file string) error {
 	if format == "svg" {
 		text = SVG(t)
 	}
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
-	if errors.Is(err, syscall.ELOOP) {
-		return fmt.Errorf("--%s %s: a symbolic link: not followed (name the file itself)", format, file)
+	if err := output.WriteFile(file, []byte(text)); err != nil {
+		return fmt.Errorf("--%s %w", format, err)
 	}
-	if err != nil {
-		return fmt.Errorf("--%s %s: %w", format, file, errors.Unwrap(err))
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return fmt.Errorf("--%s %s: %w", format, file, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // CheckExport says what is wrong with a file name for a picture of

@@ -6,8 +6,8 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/session"
-	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -29,24 +29,28 @@ func (s *Shell) plainCommand(st *syntax.Stmt) ([]string, bool) {
 	}
 	// A word only the redis-cli stand-in rule sends to Redis (lower case,
 	// unknown) may be a function the input defined: the interpreter decides.
-	if words.Classify(args, words.Lang).Kind != words.Redis || unbatchable[strings.ToUpper(args[0])] {
+	if words.Classify(args, words.Lang).Kind != words.Redis || !batchable(args) {
 		return nil, false
 	}
 	return args, true
 }
 
-// unbatchable commands are sent alone: they may end the connection (a
-// failed pipeline loses the replies that came before the failure),
-// change how later replies are read, or block (a Ctrl-C that cuts a
-// blocked pipeline would lose the commands queued behind it).
+// batchable reports whether a Redis command may share a pipeline. Those
+// sent alone may end the connection (a failed pipeline loses the replies
+// that came before the failure), change how later replies are read
+// (unbatchable, and the streams: commands.Streams), or block (a Ctrl-C
+// that cuts a blocked pipeline would lose the commands queued behind it:
+// commands.Blocks).
+func batchable(args []string) bool {
+	return !unbatchable[strings.ToUpper(args[0])] && !commands.Streams(args) && !commands.Blocks(args)
+}
+
+// unbatchable are the commands, neither streams nor blocking, that may
+// end the connection or change how it reads replies.
 var unbatchable = map[string]bool{
 	"SHUTDOWN": true, "QUIT": true, "RESET": true, "CLIENT": true, "DEBUG": true,
-	"MONITOR": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true,
 	"HELLO": true, "AUTH": true, "REPLICAOF": true, "SLAVEOF": true, "FAILOVER": true,
 	"SYNC": true, "PSYNC": true,
-	"BLPOP": true, "BRPOP": true, "BRPOPLPUSH": true, "BLMOVE": true, "BLMPOP": true,
-	"BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true, "XREAD": true, "XREADGROUP": true,
-	"WAIT": true, "WAITAOF": true,
 }
 
 // runBatch sends plain commands (see plainCommand) in the main session as
@@ -54,7 +58,7 @@ var unbatchable = map[string]bool{
 // one by one would.
 func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	for _, args := range batch {
-		s.rec.Sending(session.Main, args)
+		s.obs.Sending(session.Main, args)
 	}
 	events, err := s.cfg.Sessions.Get(session.Main).DoBatch(ctx, batch)
 	stdout, stderr := s.out.Writers(session.Main)
@@ -62,11 +66,11 @@ func (s *Shell) runBatch(ctx context.Context, batch [][]string) error {
 	e.hc.Stdout, e.hc.Stderr = stdout, stderr
 	var status error
 	for _, ev := range events {
-		s.print.Deliver(stderr, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
+		s.obs.Deliver(stderr, stdout, ev, s.cfg.Flags.Output, s.cfg.Flags.ExitOnError)
 		status = s.replied(e, session.Main, ev.Args, ev.Reply, s.cfg.Flags.ExitOnError)
 	}
 	if err != nil {
-		status = reply.ConnFailed(ctx, stderr, s.cfg.Sessions.Target, err)
+		status = words.ConnFailed(ctx, stderr, s.cfg.Sessions.Target, err)
 	}
 	return status
 }

@@ -105,7 +105,7 @@ func (e *entries) failed(err error) bool {
 		perr.Pos = syntax.NewPos(perr.Pos.Offset(), perr.Pos.Line()+uint(e.base), perr.Pos.Col())
 		_, stderr := e.s.out.Writers(session.Main)
 		fmt.Fprintln(stderr, words.Describe(perr))
-		if hint := lines.PasteHint(e.feed.Entry()); hint != "" && !e.s.said(hint) {
+		if hint := e.s.hint(e.feed.Entry()); hint != "" && !e.s.said(hint) {
 			fmt.Fprintln(stderr, hint)
 		}
 		e.s.setStatus(perr)
@@ -229,7 +229,7 @@ func (e *entries) rememberHeld() {
 // for them: once the jobs its jobs started have ended too (its wait saw
 // only its own), the verdict on what they did.
 func (e *entries) verdict(ctx context.Context) {
-	if e.s.jobs.WaitGroup(ctx) != nil || ctx.Err() != nil || !e.s.rec.Judged() {
+	if e.s.jobs.WaitGroup(ctx) != nil || ctx.Err() != nil || !e.s.obs.Judged() {
 		return // Ctrl-C
 	}
 	e.s.out.Flush()
@@ -341,4 +341,15 @@ func endsInWait(stmts []*syntax.Stmt) bool {
 func stopped(err error) bool {
 	_, ok := words.AsError(err)
 	return ok
+}
+
+// hint says what an entry that does not parse is, when a feature
+// (Config.Hint) or the language (lines.PasteHint) can tell; "" otherwise.
+func (s *Shell) hint(entry string) string {
+	if s.cfg.Hint != nil {
+		if h := s.cfg.Hint(entry); h != "" {
+			return h
+		}
+	}
+	return lines.PasteHint(entry)
 }

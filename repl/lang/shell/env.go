@@ -13,7 +13,6 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/jobs"
 	"github.com/locklab/locklab/repl/lang/words"
 )
@@ -63,12 +62,12 @@ func (e *env) Send(ctx context.Context, name string, args []string, print bool) 
 }
 
 func (e *env) Deliver(ev session.Event, mode cliflags.Output, exitOnError bool) error {
-	e.s.print.Deliver(e.hc.Stderr, e.s.stdoutFor(e.hc, ev.Session), ev, mode, exitOnError)
+	e.s.obs.Deliver(e.hc.Stderr, e.s.stdoutFor(e.hc, ev.Session), ev, mode, exitOnError)
 	return e.s.replied(e, ev.Session, ev.Args, ev.Reply, exitOnError)
 }
 
 func (e *env) ConnFailed(ctx context.Context, t session.Target, err error) error {
-	return reply.ConnFailed(ctx, e.hc.Stderr, t, err)
+	return words.ConnFailed(ctx, e.hc.Stderr, t, err)
 }
 
 func (e *env) Dispatch(ctx context.Context, name string, args []string) error {
@@ -81,7 +80,7 @@ func (e *env) RunScript(ctx context.Context, path string, args []string) error {
 
 // Sending tells the run's record a command is about to go on a
 // connection of its own.
-func (e *env) Sending(name string, args []string) { e.s.rec.Sending(name, args) }
+func (e *env) Sending(name string, args []string) { e.s.obs.Sending(name, args) }
 
 // ReadScript reads a script through the lab's view of files.
 func (e *env) ReadScript(path string) ([]byte, error) { return e.s.readScriptText(path) }

@@ -127,7 +127,7 @@ func (s *Shell) report(ctx context.Context, args []string, err error) error {
 		return err // nil, an exit status, ctx's error, or a fatal error that stops the script
 	}
 	if e.Status != 0 && args[0] != "expect" {
-		s.rec.Failed(s.env(ctx).describe(args, e.Msg))
+		s.obs.Failed(s.env(ctx).describe(args, e.Msg))
 	}
 	if e.Msg != "" {
 		msg := e.Msg

@@ -10,6 +10,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/redistest"
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lang/canarytest"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/shell"
@@ -63,7 +64,7 @@ func runHostile(t *testing.T, addr, dir string, mode int, script string) string 
 	sessions := session.NewSet(session.Target{Network: "tcp", Addr: addr})
 	defer sessions.Close()
 	var out lockedBuffer
-	sh, err := shell.New(shell.Config{Sessions: sessions, Stdout: &out, Stderr: &out, Dir: dir, Notes: true})
+	sh, err := shell.New(shell.Config{Sessions: sessions, Stdout: &out, Stderr: &out, Dir: dir, Notes: true, Observe: lab.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}

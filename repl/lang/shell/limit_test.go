@@ -7,6 +7,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/redistest"
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/words"
 )
@@ -19,7 +20,7 @@ func TestJobLimit(t *testing.T) {
 	sessions := session.NewSet(session.Target{Network: "tcp", Addr: redistest.Embedded(t)})
 	t.Cleanup(sessions.Close)
 	var out, errOut syncBuffer
-	sh, err := New(Config{Sessions: sessions, Stdout: &out, Stderr: &errOut, MaxJobs: 3})
+	sh, err := New(Config{Sessions: sessions, Stdout: &out, Stderr: &errOut, MaxJobs: 3, Observe: lab.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}

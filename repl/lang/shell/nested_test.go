@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/redistest"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lang/lines"
 )
 
@@ -113,7 +114,7 @@ func doubleBooked(out, errOut string) string {
 func newNotedShell(t *testing.T, addr string, db int, dir string) (_ *Shell, out, errOut *syncBuffer, done func()) {
 	sessions := session.NewSet(session.Target{Network: "tcp", Addr: addr, DB: db})
 	out, errOut = &syncBuffer{}, &syncBuffer{}
-	sh, err := New(Config{Sessions: sessions, Stdout: out, Stderr: errOut, Dir: dir, Notes: true, Clock: &pairClock{}})
+	sh, err := New(Config{Sessions: sessions, Stdout: out, Stderr: errOut, Dir: dir, Notes: true, Clock: &pairClock{}, Observe: lab.Observe})
 	if err != nil {
 		t.Error(err) // from a test's goroutine: no Fatal
 	}

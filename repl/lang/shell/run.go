@@ -9,7 +9,6 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/cli/stream"
-	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/budget"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/precheck"
@@ -94,8 +93,8 @@ func (s *Shell) run(ctx context.Context, r *interp.Runner, src Source, sc scope)
 	}
 	var outer [2]int
 	if sc == ownRun {
-		outer[0], outer[1] = s.rec.TakeExpectations() // the script's summary counts its own
-		defer func() { s.rec.AddExpectations(outer[0], outer[1]) }()
+		outer[0], outer[1] = s.obs.TakeExpectations() // the script's summary counts its own
+		defer func() { s.obs.AddExpectations(outer[0], outer[1]) }()
 	}
 	err = s.runWhole(ctx, r, src, f)
 	stream.End(ctx)
@@ -112,7 +111,7 @@ func (s *Shell) end(ctx context.Context, src Source, sc scope, err error) error 
 	if sc == nested || src.Summary == "" {
 		return err
 	}
-	if ctx.Err() == nil && s.rec.Judged() {
+	if ctx.Err() == nil && s.obs.Judged() {
 		mainOut, _ := s.out.Writers(session.Main)
 		s.verdict(ctx, mainOut)
 	}
@@ -178,10 +177,10 @@ type inScriptKey struct{}
 // (jobs).
 func (s *Shell) beginRun(fresh bool, jobs []string) {
 	if fresh {
-		s.rec.Reset()
+		s.obs.Begin()
 		s.jobs.Forget()
 	}
-	s.out.BeginRun(s.rec.Start(), jobs)
+	s.out.BeginRun(s.obs.Start(), jobs)
 }
 
 // finish ends a run: when expectations failed, a summary and status 1
@@ -189,7 +188,7 @@ func (s *Shell) beginRun(fresh bool, jobs []string) {
 // (the pipe, -c, a file given to locklab) also ends 1 when a script run
 // inside it had a failed expectation.
 func (s *Shell) finish(name string, err error, outermost bool) error {
-	expects, failed := s.rec.TakeExpectations()
+	expects, failed := s.obs.TakeExpectations()
 	mainOut, mainErr := s.out.Writers(session.Main)
 	switch {
 	case failed > 0:
@@ -198,19 +197,14 @@ func (s *Shell) finish(name string, err error, outermost bool) error {
 		fmt.Fprintf(mainOut, "%s: all %d expectations held\n", name, expects)
 	}
 	s.out.Flush()
-	if (failed > 0 || outermost && s.rec.AnyFailed()) && (err == nil || words.AsStatus(err) == interp.ExitStatus(1)) {
+	if (failed > 0 || outermost && s.obs.AnyFailed()) && (err == nil || words.AsStatus(err) == interp.ExitStatus(1)) {
 		return interp.ExitStatus(1)
 	}
 	return err
 }
 
-// Timeline is the picture of the run so far.
-func (s *Shell) Timeline(ctx context.Context) timeline.Timeline {
-	return s.rec.Timeline(s.Findings(ctx))
-}
-
 // DrawTimeline draws the run's timeline on the lab's output, width
 // columns wide.
 func (s *Shell) DrawTimeline(ctx context.Context, width int) {
-	s.out.Drawing(timeline.Draw(s.out, s.Timeline(ctx), width, false))
+	s.out.Drawing(s.obs.Draw(ctx, s.cfg.Sessions.Get(session.Main), width))
 }

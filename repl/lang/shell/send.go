@@ -12,8 +12,6 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/cli/stream"
-	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -35,7 +33,7 @@ func (s *Shell) replied(e *env, name string, args []string, r resp.Reply, exitOn
 	if r.IsError() {
 		embeddedGap(e.hc.Stderr, s.cfg.Sessions.Get(name).Target(), args)
 	}
-	return s.print.Status(e.hc.Stderr, args, r, exitOnError)
+	return s.obs.Status(e.hc.Stderr, args, r, exitOnError)
 }
 
 // send sends args in session name; when print is set it prints the reply
@@ -49,17 +47,17 @@ func (s *Shell) send(ctx context.Context, e *env, name string, args []string, pr
 	if err != nil {
 		return resp.Reply{}, &words.Error{Status: 1, Msg: err.Error()}
 	}
-	s.rec.Sending(name, args)
+	s.obs.Sending(name, args)
 	mode := s.cfg.Flags.Output
 	if !print {
-		mode = reply.Quiet
+		mode = words.Quiet
 	}
 	out := s.stdoutFor(e.hc, name)
-	ev, err := stream.Do(ctx, sess, args, stream.Printer{Out: out, TTY: print && s.print.TTYFor(out, mode), Deliver: func(ev session.Event) {
-		s.print.Deliver(e.hc.Stderr, out, ev, mode, s.cfg.Flags.ExitOnError)
+	ev, err := stream.Do(ctx, sess, args, stream.Printer{Out: out, TTY: print && s.obs.TTYFor(out, mode), Deliver: func(ev session.Event) {
+		s.obs.Deliver(e.hc.Stderr, out, ev, mode, s.cfg.Flags.ExitOnError)
 	}})
 	if err != nil {
-		return ev.Reply, reply.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
+		return ev.Reply, words.ConnFailed(ctx, e.hc.Stderr, sess.Target(), err)
 	}
 	return ev.Reply, nil
 }
@@ -77,22 +75,9 @@ func (s *Shell) stdoutFor(hc interp.HandlerContext, name string) io.Writer {
 }
 
 // verdict prints the verdict on the run so far to w, if the run did
-// anything with locks or slots, and returns it.
-func (s *Shell) verdict(ctx context.Context, w io.Writer) []check.Finding {
-	return s.print.Judge(ctx, w, s.cfg.Sessions.Get(session.Main))
-}
-
-// EndVerdict is the verdict the last run ended with, as it showed it
-// (explore groups schedules by it); a run that showed none is judged
-// now.
-func (s *Shell) EndVerdict(ctx context.Context) []check.Finding {
-	return s.rec.EndVerdict(ctx, s.cfg.Sessions.Get(session.Main))
-}
-
-// Findings is the verdict on the run so far, as the verdict line shows
-// it.
-func (s *Shell) Findings(ctx context.Context) []check.Finding {
-	return s.rec.Judge(ctx, s.cfg.Sessions.Get(session.Main))
+// anything with locks or slots.
+func (s *Shell) verdict(ctx context.Context, w io.Writer) {
+	s.obs.Verdict(ctx, w, s.cfg.Sessions.Get(session.Main))
 }
 
 // embeddedGap says, under the embedded Redis's error for a command real

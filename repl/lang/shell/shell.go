@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -13,8 +14,6 @@ import (
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
-	"github.com/locklab/locklab/repl/lab/record"
-	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lang/jobs"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -44,6 +43,13 @@ type Config struct {
 	// ends the run: explore's, for words whose entry says it cannot run
 	// them, named only at run time ($c up).
 	Refuse func(w *words.Word, at string) error
+	// Hint, when set, is asked about an entry that does not parse, and
+	// may say what it is (the lab's: Lua pasted alone, scripts.LuaHint);
+	// "" leaves it to the language's own hint (lines.PasteHint).
+	Hint func(entry string) string
+	// Observe makes the observer of the shell's runs (lab.Observe): what
+	// every command and reply means for the lesson.
+	Observe func(words.ObserverConfig) words.Observer
 }
 
 // Shell runs the lab language. It keeps one interpreter for the REPL and
@@ -52,8 +58,7 @@ type Config struct {
 type Shell struct {
 	cfg    Config
 	out    *output.Output
-	print  *reply.Printer
-	rec    *record.Recorder
+	obs    words.Observer // the lab's record, printer and checker of the runs
 	parts  *words.Parts   // the features' state (the lab's cluster, Redlock's nodes ...)
 	runner *interp.Runner // the REPL's and piped input's
 	jobs   *jobs.Jobs
@@ -77,15 +82,17 @@ func New(cfg Config) (*Shell, error) {
 		cfg.Width = func() int { return 80 }
 	}
 	s := &Shell{cfg: cfg, out: output.New(cfg.Stdout, cfg.Stderr, cfg.Gutter, cfg.Color),
-		rec: record.NewClock(cfg.Clock.Now), parts: &words.Parts{}, jobs: jobs.New(cfg.MaxJobs),
+		parts: &words.Parts{}, jobs: jobs.New(cfg.MaxJobs),
 		view: labfs.New(cfg.Dir, cfg.Scripts)}
 	s.out.SetClock(cfg.Clock.Now)
 	if cfg.Tracker != nil {
 		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
 	}
-	s.print = &reply.Printer{Out: s.out, Rec: s.rec, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace}
-	record.Part.Put(s.parts, s.rec)
-	reply.Part.Put(s.parts, s.print)
+	if cfg.Observe == nil {
+		return nil, errors.New("shell: no Observe in Config (the program gives lab.Observe)")
+	}
+	s.obs = cfg.Observe(words.ObserverConfig{Out: s.out, Now: cfg.Clock.Now, TTY: cfg.TTY, Interactive: cfg.Interactive, Notes: cfg.Notes, Trace: cfg.Trace})
+	s.obs.Install(s.parts)
 	stdout, stderr := s.out.Writers(session.Main)
 	r, err := s.newRunner(stdout, stderr, session.Main)
 	if err != nil {
@@ -134,7 +141,7 @@ func inLabFolder(r *interp.Runner) error {
 func (s *Shell) Close() { s.parts.Close(); s.view.Close() }
 
 // RedisErrors is how many error replies Redis gave so far (for -e).
-func (s *Shell) RedisErrors() int { return s.rec.RedisErrors() }
+func (s *Shell) RedisErrors() int { return s.obs.RedisErrors() }
 
 func (s *Shell) setStatus(err error) {
 	s.mu.Lock()

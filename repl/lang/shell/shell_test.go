@@ -11,6 +11,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/redistest"
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/probe"
 	"github.com/locklab/locklab/repl/lang/lines"
 )
@@ -41,7 +42,7 @@ func newTestShell(t *testing.T, addr string, db int, dir string) (*Shell, *syncB
 	sessions.Use(probe.New().Middleware())
 	t.Cleanup(sessions.Close)
 	var out, errOut syncBuffer
-	sh, err := New(Config{Sessions: sessions, Stdout: &out, Stderr: &errOut, Dir: dir})
+	sh, err := New(Config{Sessions: sessions, Stdout: &out, Stderr: &errOut, Dir: dir, Observe: lab.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}

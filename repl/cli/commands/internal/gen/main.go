@@ -17,6 +17,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -385,6 +386,44 @@ func writeArgs(b *bytes.Buffer, as []*arg) error {
 	return nil
 }
 
+// streams are the commands after which the server keeps sending on the
+// connection instead of answering once: a subscription's messages,
+// MONITOR's feed. No flag of COMMAND INFO says so (pubsub covers PUBLISH
+// and UNSUBSCRIBE too), so the list is here, and the table carries it.
+var streams = []string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR"}
+
+// blocksUnflagged are the commands that may hold their reply (until
+// their timeout, for ever with 0) with no blocking flag: WAIT and WAITAOF
+// wait for replicas or for the AOF. The flagged ones are read from the
+// server.
+var blocksUnflagged = []string{"WAIT", "WAITAOF"}
+
+// streamsOrBlocks writes ", Streams: true" and ", Blocks: true" for a
+// command that has them.
+func streamsOrBlocks(b *bytes.Buffer, name string, flags []string) {
+	if slices.Contains(streams, name) {
+		b.WriteString(", Streams: true")
+	}
+	if slices.Contains(flags, "blocking") || slices.Contains(blocksUnflagged, name) {
+		b.WriteString(", Blocks: true")
+	}
+}
+
+// renderUnlisted writes the commands of streams and blocksUnflagged that
+// the server lacks (a newer one's: WAITAOF is Redis 7.2), so that Streams
+// and Blocks know them on any server.
+func renderUnlisted(b *bytes.Buffer, version string, cmds map[string]*command) {
+	fmt.Fprintf(b, "\n// unlisted are the commands that stream or block which redis-server %s\n// does not have: Streams and Blocks know them by name.\nvar unlisted = [...]Command{\n", version)
+	for _, n := range slices.Concat(streams, blocksUnflagged) {
+		if cmds[n] == nil {
+			fmt.Fprintf(b, "\t{Name: %q", n)
+			streamsOrBlocks(b, n, nil)
+			b.WriteString("},\n")
+		}
+	}
+	b.WriteString("}\n")
+}
+
 func render(version string, cmds map[string]*command) ([]byte, error) {
 	names := make([]string, 0, len(cmds))
 	for n := range cmds {
@@ -411,6 +450,7 @@ func render(version string, cmds map[string]*command) ([]byte, error) {
 		if cm.firstKey != 0 || cm.lastKey != 0 || cm.step != 0 {
 			fmt.Fprintf(&b, ", FirstKey: %d, LastKey: %d, KeyStep: %d", cm.firstKey, cm.lastKey, cm.step)
 		}
+		streamsOrBlocks(&b, n, cm.flags)
 		if cm.deprecatedSince != "" {
 			fmt.Fprintf(&b, ", DeprecatedSince: %q", cm.deprecatedSince)
 		}
@@ -426,6 +466,7 @@ func render(version string, cmds map[string]*command) ([]byte, error) {
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n")
+	renderUnlisted(&b, version, cmds)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("gofmt: %w", err)

@@ -1,0 +1,70 @@
+package lab
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lab/reply"
+	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/words"
+)
+
+// Run is the lab's side of the runs one shell drives (a words.Observer):
+// the record every command goes into, and the printer that prints its
+// replies with their notes and the verdict.
+type Run struct {
+	*reply.Printer
+	rec *record.Recorder
+}
+
+var _ words.Observer = (*Run)(nil)
+
+// NewRun is the observer of a shell's runs.
+func NewRun(c words.ObserverConfig) *Run {
+	rec := record.NewClock(c.Now)
+	return &Run{rec: rec, Printer: &reply.Printer{Out: c.Out, Rec: rec, TTY: c.TTY, Interactive: c.Interactive, Notes: c.Notes, Trace: c.Trace}}
+}
+
+// Observe is NewRun as a shell's Config wants it.
+func Observe(c words.ObserverConfig) words.Observer { return NewRun(c) }
+
+// Install gives the lab's words the run's record and printer.
+func (r *Run) Install(p *words.Parts) {
+	record.Part.Put(p, r.rec)
+	reply.Part.Put(p, r.Printer)
+}
+
+func (r *Run) Sending(name string, args []string)      { r.rec.Sending(name, args) }
+func (r *Run) Failed(what string)                      { r.rec.Failed(what) }
+func (r *Run) Begin()                                  { r.rec.Reset() }
+func (r *Run) Start() time.Time                        { return r.rec.Start() }
+func (r *Run) Judged() bool                            { return r.rec.Judged() }
+func (r *Run) TakeExpectations() (checked, failed int) { return r.rec.TakeExpectations() }
+func (r *Run) AddExpectations(checked, failed int)     { r.rec.AddExpectations(checked, failed) }
+func (r *Run) AnyFailed() bool                         { return r.rec.AnyFailed() }
+func (r *Run) RedisErrors() int                        { return r.rec.RedisErrors() }
+
+// Verdict prints the verdict on the run so far to w (with notes on).
+func (r *Run) Verdict(ctx context.Context, w io.Writer, main *session.Session) {
+	r.Printer.Judge(ctx, w, main)
+}
+
+// EndVerdict is the verdict the run ended with, as it showed it (explore
+// groups schedules by it); a run that showed none is judged now.
+func (r *Run) EndVerdict(ctx context.Context, main *session.Session) []check.Finding {
+	return r.rec.EndVerdict(ctx, main)
+}
+
+// Timeline is the picture of the run so far.
+func (r *Run) Timeline(ctx context.Context, main *session.Session) timeline.Timeline {
+	return r.rec.Timeline(r.rec.Judge(ctx, main))
+}
+
+// Draw is the run's picture for the terminal, width columns wide.
+func (r *Run) Draw(ctx context.Context, main *session.Session, width int) string {
+	return timeline.Draw(r.Out, r.Timeline(ctx, main), width, false)
+}
