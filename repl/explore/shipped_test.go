@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -43,8 +44,12 @@ var shipped = map[string]struct {
 }
 
 // TestShippedScripts explores every shipped .lab (bounded lower with
-// -short): each ends in under 10 s, explored or refused, its summary has
-// the summary's shape, and its groups are what the script teaches.
+// -short): each ends in under 10 s of CPU time, explored or refused, its
+// summary has the summary's shape, and its groups are what the script
+// teaches. (CPU time, not wall time: the search's steps are the same in
+// every run, and what they cost is what the bound is for; on a loaded
+// machine the wall clock says more about the other processes. The
+// biggest, locks-fix, takes about 2.4 s.)
 func TestShippedScripts(t *testing.T) {
 	paths, _ := filepath.Glob("../../scripts/*.lab")
 	if len(paths) != len(shipped) {
@@ -57,10 +62,10 @@ func TestShippedScripts(t *testing.T) {
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".lab")
 		t.Run(name, func(t *testing.T) {
-			began := time.Now()
+			began, cpu := time.Now(), cpuTime(t)
 			r, err := Explore(context.Background(), script(t, path), b)
-			if took := time.Since(began); took > 10*time.Second && !raceOn {
-				t.Errorf("took %v", took)
+			if took := cpuTime(t) - cpu; took > 10*time.Second && !raceOn {
+				t.Errorf("took %v of CPU time (%v of wall time)", took, time.Since(began))
 			}
 			checkShipped(t, name, r, err)
 		})
@@ -95,4 +100,14 @@ func checkShipped(t *testing.T, name string, r *Result, err error) {
 	if want.some != "" && !strings.Contains(r.Summary(), want.some) {
 		t.Errorf("no schedule shows %s: %s", want.some, r.Summary())
 	}
+}
+
+// cpuTime is the CPU time the test process has used so far, user and
+// system.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

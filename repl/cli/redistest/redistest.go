@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/clock"
 )
 
 // Embedded starts an embedded Redis for the test and returns its address.
@@ -27,6 +28,22 @@ func Embedded(t testing.TB) string {
 	}
 	t.Cleanup(e.Close)
 	return e.Addr()
+}
+
+// InProcess starts an embedded Redis on the wall clock that listens on
+// no port: its Dial opens in-memory connections (pipes), a
+// session.Target's InProcess. A test inside a testing/synctest bubble
+// starts it there: the bubble counts a goroutine blocked on a pipe as
+// idle, on a socket not, so only with pipes does its fake time move while
+// commands wait for their answers.
+func InProcess(t testing.TB) *server.Embedded {
+	t.Helper()
+	e, err := server.StartInProcess(clock.Real{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	return e
 }
 
 // Real starts a real redis-server for the test and returns its address.

@@ -137,15 +137,13 @@ func TestQueuedCommandSurvivesAnothersCut(t *testing.T) {
 	// Wait until the BLPOP holds the connection: CLIENT LIST shows it blocked.
 	admin := NewConn(Target{Network: "tcp", Addr: addr}, "")
 	defer admin.Close()
-	for i := 0; ; i++ {
-		r, err := admin.Do(context.Background(), []string{"CLIENT", "LIST"})
-		if err == nil && strings.Contains(r.Str, "cmd=blpop") {
-			break
-		}
-		if i == 200 {
-			t.Fatalf("the BLPOP never blocked: %v, %v", r, err)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var r resp.Reply
+	var err error
+	if !eventually(func() bool {
+		r, err = admin.Do(context.Background(), []string{"CLIENT", "LIST"})
+		return err == nil && strings.Contains(r.Str, "cmd=blpop")
+	}) {
+		t.Fatalf("the BLPOP never blocked: %v, %v", r, err)
 	}
 	queued := make(chan resp.Reply, 1)
 	go func() {
@@ -183,8 +181,10 @@ func TestCancelCutsTLSHandshake(t *testing.T) {
 			time.AfterFunc(200*time.Millisecond, cancel)
 			start := time.Now()
 			_, err := c.Do(ctx, []string{"PING"})
-			if took := time.Since(start); took > time.Second || err == nil {
-				t.Errorf("PING over TLS to a plain-text server, cancelled after 200ms: %v after %v; want an error within 1s", err, took.Round(time.Millisecond))
+			// Within 2.5 s, half the dial's 5 s bound that answered before:
+			// room for a loaded machine, and that bug still fails.
+			if took := time.Since(start); took > dialTimeout/2 || err == nil {
+				t.Errorf("PING over TLS to a plain-text server, cancelled after 200ms: %v after %v; want an error within %v", err, took.Round(time.Millisecond), dialTimeout/2)
 			}
 			if kind == "real" && !errors.Is(err, context.Canceled) {
 				t.Errorf("redis-server: %v; want context.Canceled", err)

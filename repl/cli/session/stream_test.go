@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,16 +21,26 @@ func subscribers(t *testing.T, admin *Conn, ch string, n int64) {
 	if strings.HasSuffix(ch, "*") {
 		ask = []string{"PUBSUB", "NUMPAT"}
 	}
-	for i := 0; ; i++ {
-		r, err := admin.Do(context.Background(), ask)
-		if err == nil && (r.Int == n || len(r.Elems) == 2 && r.Elems[1].Int == n) {
-			return
-		}
-		if i == 500 {
-			t.Fatalf("%s never had %d subscribers: %v, %v", ch, n, r, err)
-		}
-		time.Sleep(5 * time.Millisecond)
+	var r resp.Reply
+	var err error
+	if !eventually(func() bool {
+		r, err = admin.Do(context.Background(), ask)
+		return err == nil && (r.Int == n || len(r.Elems) == 2 && r.Elems[1].Int == n)
+	}) {
+		t.Fatalf("%s never had %d subscribers: %v, %v", ch, n, r, err)
 	}
+}
+
+// eventually polls cond every 5 ms until it holds, for at most 10 s (a
+// generous bound: what it waits for comes within milliseconds on a quiet
+// machine), and reports whether it held.
+func eventually(cond func() bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestStreamUntilCancelled: a SUBSCRIBE passes on its own reply and every
@@ -118,17 +129,13 @@ func TestStreamEnd(t *testing.T) {
 // waitFor waits until CLIENT LIST shows a client with one of fields.
 func waitFor(t *testing.T, admin *Conn, fields ...string) {
 	t.Helper()
-	for i := 0; ; i++ {
-		r, err := admin.Do(context.Background(), []string{"CLIENT", "LIST"})
-		for _, f := range fields {
-			if err == nil && strings.Contains(r.Str, " "+f+" ") {
-				return
-			}
-		}
-		if i == 500 {
-			t.Fatalf("no client with %v: %v, %v", fields, r.Str, err)
-		}
-		time.Sleep(5 * time.Millisecond)
+	var r resp.Reply
+	var err error
+	if !eventually(func() bool {
+		r, err = admin.Do(context.Background(), []string{"CLIENT", "LIST"})
+		return err == nil && slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(r.Str, " "+f+" ") })
+	}) {
+		t.Fatalf("no client with %v: %v, %v", fields, r.Str, err)
 	}
 }
 

@@ -85,6 +85,31 @@ func eventually(limit time.Duration, cond func() bool) bool {
 	}
 }
 
+// holds polls cond every 10 ms for d and reports whether it held every
+// time: the check of something that must not happen.
+func holds(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if !cond() {
+			return false
+		}
+	}
+	return cond()
+}
+
+// hidden is how many of p's connections ended with their end hidden
+// from a side a cut leads to.
+func (p *Proxy) hidden() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for l := range p.links {
+		if l.broken.Load() {
+			n++
+		}
+	}
+	return n
+}
+
 // inParallel runs n copies of run at once, each with its own directory,
 // and returns their errors in order. The lesson's runs go through this
 // rather than t.Parallel, which would run them -parallel (GOMAXPROCS) at a

@@ -51,8 +51,9 @@ type Proxy struct {
 	upstream string
 	ln       net.Listener
 
-	cut     [2]atomic.Bool
-	dropped [2]atomic.Int64
+	cut       [2]atomic.Bool
+	dropped   [2]atomic.Int64
+	forwarded [2]atomic.Int64 // bytes passed on, per direction (what a test waits on)
 
 	mu     sync.Mutex
 	links  map[*link]struct{}
@@ -252,6 +253,8 @@ func (p *Proxy) pump(l *link, src, dst net.Conn, dir int) {
 				p.dropped[dir].Add(int64(n))
 			} else if _, werr := dst.Write(buf[:n]); werr != nil {
 				err = werr
+			} else {
+				p.forwarded[dir].Add(int64(n))
 			}
 		}
 		if err != nil {

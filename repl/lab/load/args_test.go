@@ -332,8 +332,9 @@ func TestKeys(t *testing.T) {
 // TestLocks: with --locks the workers share the locks out, each lock with
 // its own keys, and the counts add up over all of them.
 func TestLocks(t *testing.T) {
-	eachServer(t, func(t *testing.T, addr string) {
+	eachServer(t, func(t *testing.T, r redis) {
 		t.Parallel()
+		addr := r.addr
 		ctx := context.Background()
 		// One worker per lock: nobody waits, and nobody overlaps
 		// although the work outlasts the TTL.

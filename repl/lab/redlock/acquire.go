@@ -75,12 +75,12 @@ var errDown = fmt.Errorf("node down")
 
 // everywhere sends args to every node in parallel, each with its own
 // timeout, on a connection named holder, and returns the answers in node
-// order.
-func everywhere(ctx context.Context, ts []target, holder string, timeout time.Duration, args []string) []Answer {
+// order, timed on c (the clock the attempt's Start was read on).
+func everywhere(ctx context.Context, c clock.Clock, ts []target, holder string, timeout time.Duration, args []string) []Answer {
 	out := make([]Answer, len(ts))
 	var wg sync.WaitGroup
 	for i, t := range ts {
-		out[i] = Answer{Node: t.name, Args: args, Err: errDown, Start: time.Now()}
+		out[i] = Answer{Node: t.name, Args: args, Err: errDown, Start: c.Now()}
 		out[i].End = out[i].Start
 		if t.addr == "" {
 			continue
@@ -88,9 +88,9 @@ func everywhere(ctx context.Context, ts []target, holder string, timeout time.Du
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i].Start = time.Now()
+			out[i].Start = c.Now()
 			out[i].Reply, out[i].Err = ask(ctx, t.addr, holder, timeout, args)
-			out[i].End = time.Now()
+			out[i].End = c.Now()
 		}()
 	}
 	wg.Wait()
@@ -166,13 +166,13 @@ func (l *Lab) acquire(ctx context.Context, c clock.Clock, client Client, holder,
 	start := c.Now()
 	a.Start = start
 	set := []string{"SET", key, token, "NX", "PX", strconv.FormatInt(o.TTL.Milliseconds(), 10)}
-	a.Set = everywhere(ctx, ts, holder, o.Timeout, set)
+	a.Set = everywhere(ctx, c, ts, holder, o.Timeout, set)
 	a.Elapsed = c.Now().Sub(start)
 	drift := time.Duration(float64(o.TTL)*o.Drift) + 2*time.Millisecond
 	a.Validity = o.TTL - a.Elapsed - drift
 	a.Granted = len(a.Nodes()) >= len(ts)/2+1 && a.Validity > 0
 	if !a.Granted {
-		a.Released = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
+		a.Released = everywhere(ctx, c, ts, holder, o.Timeout, releaseArgs(key, token))
 	}
 	return a, ctx.Err()
 }
@@ -201,7 +201,7 @@ func (l *Lab) release(ctx context.Context, c clock.Clock, client Client, holder,
 	if client == Redsync {
 		out = releaseRedsync(ctx, ts, key, token, o)
 	} else {
-		out = everywhere(ctx, ts, holder, o.Timeout, releaseArgs(key, token))
+		out = everywhere(ctx, c, ts, holder, o.Timeout, releaseArgs(key, token))
 	}
 	rel.Steps = steps(out)
 	return out, rel, ctx.Err()

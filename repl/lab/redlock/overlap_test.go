@@ -14,26 +14,40 @@ import (
 // TestOverlap: alice's lock runs out on every node; bob takes it. A
 // command alice sent while valid, or after she released, is no overlap;
 // one sent past her validity while bob holds is, named with bob's nodes.
+//
+// The nodes and both clients are on a virtual clock: alice's TTL runs out
+// when the test moves the time past it, however slowly the machine runs.
 func TestOverlap(t *testing.T) {
-	l := up(t, 3)
+	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
+	l := &redlock.Lab{}
+	if err := l.Up(ctx, 3, v, redlock.Embedded); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Down)
 	o := redlock.Defaults
 	o.TTL = 300 * time.Millisecond
-	a, err := l.Acquire(ctx, clock.Real{}, "alice", "lock:x", "a1", o)
+	a, err := l.Acquire(ctx, v, "alice", "lock:x", "a1", o)
 	if err != nil || !a.Granted {
 		t.Fatalf("alice: granted %v, %v", a.Granted, err)
 	}
 	c := judge(a)
-	c.Command("alice", []string{"RPUSH", "l", "early"}, time.Now())
-	time.Sleep(o.TTL + 50*time.Millisecond)
-	b := acquire(t, l, "bob", "b1")
-	if !b.Granted || nodes(b) != "A B C" {
-		t.Fatalf("bob after alice's TTL: granted %v on %q", b.Granted, nodes(b))
+	c.Command("alice", []string{"RPUSH", "l", "early"}, v.Now())
+	v.Advance(o.TTL - time.Millisecond)
+	if b, err := l.Acquire(ctx, v, "bob", "lock:x", "b0", o); err != nil || b.Granted || nodes(b) != "" {
+		t.Fatalf("bob 1ms before alice's TTL ends: granted %v on %q, %v; want nothing", b.Granted, nodes(b), err)
+	}
+	v.Advance(51 * time.Millisecond)
+	o.TTL = 5 * time.Second
+	b, err := l.Acquire(ctx, v, "bob", "lock:x", "b1", o)
+	if err != nil || !b.Granted || nodes(b) != "A B C" {
+		t.Fatalf("bob after alice's TTL: granted %v on %q, %v", b.Granted, nodes(b), err)
 	}
 	c.Acquired(b.Quorum())
 	if got, _ := c.Findings(quorum.AllLabs); len(got) != 0 {
 		t.Errorf("a command within alice's validity: %v, want no finding", got)
 	}
-	c.Command("alice", []string{"EVAL", "return 1", "0"}, time.Now())
+	v.Advance(time.Millisecond)
+	c.Command("alice", []string{"EVAL", "return 1", "0"}, v.Now())
 	got, _ := c.Findings(quorum.AllLabs)
 	if len(got) != 1 || got[0].Kind != check.Overlap || !strings.HasPrefix(got[0].Text, "OVERLAP on lock:x: alice sent EVAL <script> 0 0.") ||
 		!strings.HasSuffix(got[0].Text, "after its validity ended, while bob held the lock (A B C)") {

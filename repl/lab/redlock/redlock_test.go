@@ -123,12 +123,25 @@ func TestDelayedRestart(t *testing.T) {
 	acquire(t, l, "alice", "a1")
 	l.Crash("A")
 	done := make(chan error, 1)
-	if err := l.Restart("A", 100*time.Millisecond, clock.Real{}, func(err error) { done <- err }); err != nil {
+	// The delay runs on a virtual clock: A stays down until the test says
+	// the delay has passed, however late bob's attempt comes.
+	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
+	if err := l.Restart("A", 100*time.Millisecond, v, func(err error) { done <- err }); err != nil {
 		t.Fatal(err)
+	}
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := v.WaitSleepers(wait, 1); err != nil {
+		t.Fatalf("the delayed restart never began its wait: %v", err)
 	}
 	if a := acquire(t, l, "bob", "b1"); nodes(a) != "" || a.Set[0].Err == nil {
 		t.Fatalf("bob before A is back: %q, A answered %v", nodes(a), a.Set[0].Text())
 	}
+	v.Advance(99 * time.Millisecond)
+	if a := acquire(t, l, "bob", "b1"); nodes(a) != "" || a.Set[0].Err == nil {
+		t.Fatalf("bob 1ms before A's delay ends: %q, A answered %v", nodes(a), a.Set[0].Text())
+	}
+	v.Advance(time.Millisecond)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

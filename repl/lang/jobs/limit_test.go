@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/locklab/locklab/repl/lang/words"
@@ -14,7 +15,12 @@ import (
 // closes), or, when it never started, when its context was cancelled
 // (Ctrl-C); a run that met the limit starts no more jobs until its own
 // have ended, and says so once.
-func TestLimitFreesSlots(t *testing.T) {
+//
+// In a synctest bubble: once the cancel's effects are over (every
+// goroutine of the bubble waits or has ended), the slots must be free.
+func TestLimitFreesSlots(t *testing.T) { synctest.Test(t, limitFreesSlots) }
+
+func limitFreesSlots(t *testing.T) {
 	j := New(2)
 	ctx, cancel := context.WithCancel(context.Background())
 	for range 2 {
@@ -30,11 +36,10 @@ func TestLimitFreesSlots(t *testing.T) {
 		t.Errorf("at the limit again: %v, want an error already said", again)
 	}
 	cancel() // neither job started: their slots are freed
+	synctest.Wait()
 	other := context.Background()
-	for deadline := time.Now().Add(time.Second); j.Reserve(other) != nil; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the slots of a cancelled run's jobs were not freed")
-		}
+	if err := j.Reserve(other); err != nil {
+		t.Fatalf("the slots of a cancelled run's jobs were not freed: %v", err)
 	}
 	hook := j.Begin(other, io.Discard) // the job starts ...
 	if err := j.Reserve(other); err != nil {

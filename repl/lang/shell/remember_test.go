@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/locklab/locklab/repl/cli/redistest"
+	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lang/lines"
 )
 
@@ -55,6 +55,15 @@ func TestHistoryLeavesOutWhatSentASecret(t *testing.T) {
 func TestHistoryLeavesOutAnInterruptedSecret(t *testing.T) {
 	addr := redistest.Embedded(t)
 	sh, _, _ := newTestShell(t, addr, 0, "")
+	blpop := make(chan struct{}, 1)
+	sh.cfg.Sessions.Use(func(next session.Do) session.Do {
+		return func(ctx context.Context, c *session.Conn, args []string) (session.Event, error) {
+			if strings.EqualFold(args[0], "BLPOP") {
+				blpop <- struct{}{} // the AUTH before it went out and was answered
+			}
+			return next(ctx, c, args)
+		}
+	})
 	cancels := make(chan context.CancelFunc, 8)
 	lr := &remembering{Reader: lines.From(strings.NewReader("PING\na=AUTH; $a pw-cut; BLPOP q 0\nGET k\n"))}
 	src := Source{Lines: lr, OnEntry: func(c context.CancelFunc) {
@@ -66,7 +75,7 @@ func TestHistoryLeavesOutAnInterruptedSecret(t *testing.T) {
 	go func() { done <- sh.Run(context.Background(), src) }()
 	<-cancels // PING's
 	cancel := <-cancels
-	time.Sleep(200 * time.Millisecond) // AUTH went out; BLPOP blocks
+	<-blpop // AUTH went out; BLPOP goes (and blocks, or is cut on its way)
 	cancel()
 	<-done
 	if want := []string{"PING\n", "GET k\n"}; !slices.Equal(lr.history, want) {
