@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -100,14 +99,4 @@ func checkShipped(t *testing.T, name string, r *Result, err error) {
 	if want.some != "" && !strings.Contains(r.Summary(), want.some) {
 		t.Errorf("no schedule shows %s: %s", want.some, r.Summary())
 	}
-}
-
-// cpuTime is the CPU time the test process has used so far, user and
-// system.
-func cpuTime(t *testing.T) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
