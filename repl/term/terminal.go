@@ -39,6 +39,7 @@ func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
 		Painter:                t.hintPainter(cfg.Hint),
 		InterruptPrompt:        "^C",
 		EOFPrompt:              "",
+		FuncFilterInputRune:    t.interruptClosesMenus,
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -46,6 +47,23 @@ func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
 	t.rl = rl
 	t.restore = keepTypeahead(os.Stdin)
 	return t, rl.Stdout(), rl.Stderr(), nil
+}
+
+// interruptClosesMenus makes Ctrl-C drop the line whatever is open on
+// it, as bash does: readline alone closes a completion menu or a history
+// search and keeps the line, so that the next word typed is glued to the
+// half-word the menu was for ("SE", Tab, Ctrl-C, "PING" sent SEPING). It
+// runs on readline's own loop, before the key is handled.
+func (t *Terminal) interruptClosesMenus(r rune) (rune, bool) {
+	if r != readline.CharInterrupt || t.rl == nil {
+		return r, true
+	}
+	if op := t.rl.Operation; op.IsInCompleteMode() {
+		op.ExitCompleteMode(false)
+	} else if op.IsSearchMode() {
+		op.ExitSearchMode(false)
+	}
+	return r, true
 }
 
 // ReadLine reads one line; Ctrl-C while typing gives lines.ErrInterrupt,

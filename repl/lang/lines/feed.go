@@ -42,6 +42,9 @@ func (f *Feed) Read(p []byte) (int, error) {
 		}
 		inside := f.cont || f.Parser.Incomplete()
 		line, err := f.lr.ReadLine(f.promptFor(inside))
+		if err == io.EOF && inside && f.prompt != nil {
+			err = ErrInterrupt // Ctrl-D in an unfinished entry at the prompt drops the entry, not the REPL
+		}
 		if err != nil {
 			f.err = err
 			return 0, err

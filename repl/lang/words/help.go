@@ -3,6 +3,7 @@ package words
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/locklab/locklab/repl/cli/commands"
@@ -39,6 +40,9 @@ func help(ctx context.Context, env Env, args []string) error {
 }
 
 func helpCommand(env Env, words []string) error {
+	if group, ok := strings.CutPrefix(words[0], "@"); ok {
+		return helpGroup(env, group)
+	}
 	if w := Find(words[0]); w != nil && w.Help != nil {
 		fmt.Fprintln(env.Stdout(), w.Help())
 		return nil
@@ -57,4 +61,39 @@ func helpCommand(env Env, words []string) error {
 	}
 	fmt.Fprintf(env.Stdout(), "\n  %s\n  summary: %s\n  since: %s\n  group: %s\n\n", cmd.Syntax(), cmd.Summary, cmd.Since, cmd.Group)
 	return nil
+}
+
+// helpGroup lists a command group's commands as redis-cli's `help
+// @string` does: each command's syntax, summary and version, in the
+// order of their names.
+func helpGroup(env Env, group string) error {
+	var listed []*commands.Command
+	for _, c := range commands.All() {
+		if strings.EqualFold(c.Group, group) {
+			listed = append(listed, c)
+		}
+	}
+	if len(listed) == 0 {
+		return Failf("help: no command group called @%s (the groups: %s)", group, strings.Join(commandGroups(), " "))
+	}
+	slices.SortFunc(listed, func(a, b *commands.Command) int { return strings.Compare(a.Name, b.Name) })
+	var b strings.Builder
+	for _, c := range listed {
+		fmt.Fprintf(&b, "\n  %s %s\n  summary: %s\n  since: %s\n", c.Name, c.Params(), c.Summary, c.Since)
+	}
+	fmt.Fprintln(env.Stdout(), b.String())
+	return nil
+}
+
+// commandGroups are the groups of the command table, each once, as
+// `help @GROUP` takes them.
+func commandGroups() []string {
+	var out []string
+	for _, c := range commands.All() {
+		if g := "@" + c.Group; c.Group != "" && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -25,8 +25,9 @@ func kernelWords() []Word {
 	}
 }
 
-// scriptAliases run a script file as `run` does.
-var scriptAliases = []string{"source", ".", "bash", "sh"}
+// aliases are the words' other names: a script file runs as with `run`,
+// and help answers to redis-cli's spellings of it.
+var aliases = map[string][]string{"run": {"source", ".", "bash", "sh"}, "help": {"HELP", "Help", "?"}}
 
 // table is every word of the lab, built on first use (start-up stays
 // light) from the kernel's words and the features Install gave, and its
@@ -63,11 +64,13 @@ func build() {
 		return
 	}
 	table = kernelWords()
-	run := table[slices.IndexFunc(table, func(w Word) bool { return w.Name == "run" })]
-	for _, alias := range scriptAliases {
-		w := run
-		w.Name, w.alias = alias, true
-		table = append(table, w)
+	for _, name := range []string{"run", "help"} {
+		word := table[slices.IndexFunc(table, func(w Word) bool { return w.Name == name })]
+		for _, alias := range aliases[name] {
+			w := word
+			w.Name, w.alias = alias, true
+			table = append(table, w)
+		}
 	}
 	for _, set := range installed {
 		table = append(table, set...)
