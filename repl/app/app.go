@@ -301,7 +301,7 @@ func (in *input) runFile(ctx context.Context, name string, args []string) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	err = sh.Run(ctx, shell.Source{Lines: lines.From(bytes.NewReader(data)), Name: name, Args: args, Whole: true, Precheck: true, Summary: name})
+	err = sh.Run(ctx, shell.Source{Lines: lines.From(bytes.NewReader(data)), Name: name, Args: args, Whole: true, Precheck: true, Summary: name, StopWhenDown: true})
 	drawn := in.drawTimeline(ctx, sh)
 	return max(in.status(sh, err), drawn)
 }

@@ -67,6 +67,9 @@ func (e *env) Deliver(ev session.Event, mode cliflags.Output, exitOnError bool) 
 }
 
 func (e *env) ConnFailed(ctx context.Context, t session.Target, err error) error {
+	if e.s.down.stops(ctx, e.hc.Stderr, t, err) {
+		return words.Status(1)
+	}
 	return words.ConnFailed(ctx, e.hc.Stderr, t, err)
 }
 

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"mvdan.cc/sh/v3/interp"
@@ -29,6 +30,10 @@ type Source struct {
 	// own, as a child sh would.
 	Whole    bool
 	Precheck bool
+	// StopWhenDown stops the run at the first command that cannot reach
+	// its own server (a script file: what follows needs the server);
+	// otherwise, as in -c and at the prompt, the next command tries again.
+	StopWhenDown bool
 	// Summary names the run in its expectations' summary and asks for the
 	// verdict at its end: "" for the REPL and a command as arguments.
 	Summary string
@@ -60,9 +65,16 @@ func (s *Shell) Run(ctx context.Context, src Source) error {
 	}
 	guarded, release := budget.Guard(ctx)
 	defer release()
+	if src.StopWhenDown {
+		guarded, s.down = stopWhenDown(guarded)
+		defer func() { s.down = nil }()
+	}
 	err = s.run(guarded, r, src, outermost)
-	if budget.Over(guarded) {
+	switch {
+	case budget.Over(guarded):
 		fmt.Fprintln(stderr, "locklab:", budget.Explain())
+		return interp.ExitStatus(1)
+	case errors.Is(context.Cause(guarded), errServerDown):
 		return interp.ExitStatus(1)
 	}
 	return err

@@ -64,6 +64,7 @@ type Shell struct {
 	jobs   *jobs.Jobs
 	view   *labfs.View // the files the lab was given
 	frames frames      // the function calls under way
+	down   *serverDown // set while a script runs: its own server unreachable stops it
 
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus

@@ -39,10 +39,30 @@ func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err err
 		fmt.Fprintf(stderr, "hint: %s closed this session's connection (a crash, a restart, CLIENT KILL or its idle timeout); "+
 			"the next command connects again, on the same database.\n", t.Label())
 	default:
-		fmt.Fprintf(stderr, "hint: is a Redis running at %s? %s; "+
-			"without -h/-p/-u locklab uses its embedded Redis. The next command tries again.\n", t.Label(), startOne(t))
+		fmt.Fprintf(stderr, "hint: %s The next command tries again.\n", reachHint(t))
 	}
 	return Status(1)
+}
+
+// Unreachable reports whether err is a failure to reach t at all (no
+// server there, a wrong host, a timeout), rather than a connection that
+// broke, a refused password, the embedded Redis, or a node of the lab's
+// cluster, which a script may crash on purpose.
+func Unreachable(err error, t session.Target) bool {
+	var gate *session.GateError
+	return !errors.As(err, &gate) && !session.IsServerError(err) && !session.IsDropped(err) && !t.Embedded && t.Role == ""
+}
+
+// ServerDown reports that a script's own server could not be reached,
+// once for the whole run, which stops there.
+func ServerDown(stderr io.Writer, t session.Target, err error) {
+	fmt.Fprintln(stderr, session.Describe(err, t))
+	fmt.Fprintf(stderr, "hint: %s The run stopped at this command: nothing after it was sent.\n", reachHint(t))
+}
+
+// reachHint is what to do when no Redis answers where t points.
+func reachHint(t session.Target) string {
+	return fmt.Sprintf("is a Redis running at %s? %s; without -h/-p/-u locklab uses its embedded Redis.", t.Label(), startOne(t))
 }
 
 // startOne says how to start a Redis where t points: the lab's compose
