@@ -29,7 +29,7 @@ func (in *input) interactive(ctx context.Context) int {
 	watchEndSignals() // keeps the terminal's state before the REPL changes it, to restore it on SIGTERM
 	histFile := historyFile()
 	privateFile(histFile)
-	tty, stdout, stderr, err := term.NewTerminal(term.TerminalConfig{HistoryFile: histFile, Complete: complete, Hint: hint})
+	tty, stdout, stderr, err := term.NewTerminal(term.TerminalConfig{HistoryFile: histFile, Complete: complete, Hint: hint, Color: in.opts.color})
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1

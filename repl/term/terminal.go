@@ -26,6 +26,7 @@ type TerminalConfig struct {
 	HistoryFile string // "" keeps history in memory only
 	Complete    readline.AutoCompleter
 	Hint        func(line string) string // grey text shown after the cursor; nil: none
+	Color       bool                     // colour the line as it is typed (see Paint)
 }
 
 // NewTerminal opens readline on the process's terminal.
@@ -36,7 +37,7 @@ func NewTerminal(cfg TerminalConfig) (*Terminal, io.Writer, io.Writer, error) {
 		DisableAutoSaveHistory: true,
 		HistorySearchFold:      true,
 		AutoComplete:           cfg.Complete,
-		Painter:                t.hintPainter(cfg.Hint),
+		Painter:                t.painter(cfg.Hint, cfg.Color),
 		InterruptPrompt:        "^C",
 		EOFPrompt:              "",
 		FuncFilterInputRune:    t.interruptClosesMenus,
@@ -106,21 +107,26 @@ func (t *Terminal) Close() error {
 	}
 }
 
-// hintPainter draws hint(line) in grey after the text typed, when the
-// cursor is at the end of the line (and Enter was not pressed), cut to what fits on the line (a hint
-// that wrapped would leave debris when the line is redrawn).
-func (t *Terminal) hintPainter(hint func(string) string) readline.Painter {
-	if hint == nil {
+// painter colours the line as it is typed (with colour), and draws
+// hint(line) in grey after the text typed, when the cursor is at the end
+// of the line (and Enter was not pressed), cut to what fits on the line
+// (a hint that wrapped would leave debris when the line is redrawn).
+func (t *Terminal) painter(hint func(string) string, color bool) readline.Painter {
+	if hint == nil && !color {
 		return nil
 	}
 	return painterFunc(func(line []rune, pos int) []rune {
-		if pos != len(line) || len(line) > 0 && line[len(line)-1] == '\n' {
-			return line // not at the end; or Enter's last drawing, which must leave nothing behind
+		shown := line
+		if color {
+			shown = Paint(line)
+		}
+		if hint == nil || pos != len(line) || len(line) > 0 && line[len(line)-1] == '\n' {
+			return shown // not at the end; or Enter's last drawing, which must leave nothing behind
 		}
 		room := readline.GetScreenWidth() - utf8.RuneCountInString(t.prompt) - len(line) - 2
 		h := []rune(hint(string(line)))
 		if len(h) == 0 || room < 8 {
-			return line
+			return shown
 		}
 		if !strings.HasSuffix(string(line), " ") {
 			h = append([]rune{' '}, h...)
@@ -130,7 +136,7 @@ func (t *Terminal) hintPainter(hint func(string) string) readline.Painter {
 		}
 		// Grey, then back to where the cursor belongs.
 		painted := fmt.Sprintf("\x1b[90m%s\x1b[0m\x1b[%dD", string(h), len(h))
-		return append(append([]rune{}, line...), []rune(painted)...)
+		return append(append([]rune{}, shown...), []rune(painted)...)
 	})
 }
 
