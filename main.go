@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/locklab/locklab/repl/app"
@@ -41,6 +42,7 @@ locklab's own:
   --gutter     prefix each line with its session and time when several sessions run
                (the default on a terminal); --no-gutter never
   --help       this text
+  -v, --version  locklab's version (its commit, when built from a checkout) and Go's
 `
 
 func main() {
@@ -79,6 +81,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
+	if opts.Version {
+		fmt.Fprintln(stdout, version())
+		return 0
+	}
 	return app.Main(opts, stdin, stdout, stderr)
 }
 
@@ -91,6 +97,9 @@ func parseArgs(args []string) (app.Options, error) {
 		switch args[0] {
 		case "--help":
 			o.Help = true
+			return o, nil
+		case "-v", "--version":
+			o.Version = true
 			return o, nil
 		case "--no-color":
 			o.NoColor, args = true, args[1:]
@@ -149,4 +158,29 @@ func applyEnv(f *cliflags.Options) {
 			fmt.Fprintln(os.Stderr, strings.Replace(err.Error(), "-u", "REDIS_URL", 1))
 		}
 	}
+}
+
+// version is what -v prints, as `redis-cli -v` prints "redis-cli 7.0.15":
+// the module's version, or for a build from a checkout "dev" and its
+// commit (with "+changes" when the tree was not clean), then Go's.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "locklab dev"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "dev"
+		settings := map[string]string{}
+		for _, s := range info.Settings {
+			settings[s.Key] = s.Value
+		}
+		if rev := settings["vcs.revision"]; len(rev) >= 12 {
+			v += " " + rev[:12]
+		}
+		if settings["vcs.modified"] == "true" {
+			v += "+changes"
+		}
+	}
+	return fmt.Sprintf("locklab %s (%s)", v, info.GoVersion)
 }

@@ -44,6 +44,7 @@ type Options struct {
 	Mermaid     string // ... and write it to this file as Mermaid
 	SVG         string // ... and as SVG
 	Help        bool
+	Version     bool // -v/--version: print the version and leave
 	AuthWarning bool // a password was given on the command line
 	// ShareCPUs leaves a redis-server on this machine a CPU (see
 	// cpusFor): set by the program itself, never by tests that run
