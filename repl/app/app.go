@@ -73,6 +73,10 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		confineIf(o, stdin, stderr)
 		return runExplore(o, stdout, stderr) // servers of its own, one per schedule
 	}
+	if isTest(o) {
+		confineIf(o, stdin, stderr)
+		return runTests(o, stdout, stderr) // a server per lab
+	}
 	target, stop, err := openTarget(&in.opts.Flags)
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)

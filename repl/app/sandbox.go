@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/locklab/locklab/repl/explore"
 	"github.com/locklab/locklab/repl/sandbox"
@@ -48,6 +49,10 @@ func needs(o Options, stdin io.Reader) sandbox.Run {
 		c, _ := explore.ParseFlags(o.Args[1:])
 		run.Scripts = nonEmpty(c.File)
 		run.Outputs = nonEmpty(c.Save, c.Picture.SVG, c.Picture.Mermaid)
+	case isTest(o):
+		t, _ := parseTestFlags(o.Args[1:])
+		run.Scripts = testPaths(t)
+		run.Outputs = nonEmpty(t.junit)
 	case !o.HasLine && len(o.Args) == 0:
 		run.Interactive = isTerminal(stdin)
 	case !o.HasLine && looksLikeFile(o.Args[0]):
@@ -68,6 +73,19 @@ func nonEmpty(names ...string) []string {
 		if n != "" {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+// testPaths are the paths `locklab test` reads, as the sandbox takes
+// scripts (it reads a script's folder): a folder's own name inside it.
+func testPaths(t testOptions) []string {
+	var out []string
+	for _, p := range append([]string{"."}, t.paths...) {
+		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			p = filepath.Join(p, "x.lab")
+		}
+		out = append(out, p)
 	}
 	return out
 }
