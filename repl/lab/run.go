@@ -5,7 +5,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/cliflags"
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lab/capture"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/reply"
@@ -18,7 +20,8 @@ import (
 // replies with their notes and the verdict.
 type Run struct {
 	*reply.Printer
-	rec *record.Recorder
+	rec  *record.Recorder
+	tape *capture.Capture // a REPL session being recorded as a lab
 }
 
 var _ words.Observer = (*Run)(nil)
@@ -26,7 +29,8 @@ var _ words.Observer = (*Run)(nil)
 // NewRun is the observer of a shell's runs.
 func NewRun(c words.ObserverConfig) *Run {
 	rec := record.NewClock(c.Now)
-	return &Run{rec: rec, Printer: &reply.Printer{Out: c.Out, Rec: rec, TTY: c.TTY, Interactive: c.Interactive, Notes: c.Notes, Trace: c.Trace}}
+	return &Run{rec: rec, tape: &capture.Capture{},
+		Printer: &reply.Printer{Out: c.Out, Rec: rec, TTY: c.TTY, Interactive: c.Interactive, Notes: c.Notes, Trace: c.Trace}}
 }
 
 // Observe is NewRun as a shell's Config wants it.
@@ -36,7 +40,20 @@ func Observe(c words.ObserverConfig) words.Observer { return NewRun(c) }
 func (r *Run) Install(p *words.Parts) {
 	record.Part.Put(p, r.rec)
 	reply.Part.Put(p, r.Printer)
+	capture.Part.Put(p, r.tape)
 }
+
+// Deliver prints a reply with its notes (reply.Printer), and shows it to
+// a recording of the session.
+func (r *Run) Deliver(stderr, w io.Writer, ev session.Event, mode cliflags.Output, exitOnError bool) {
+	r.Printer.Deliver(stderr, w, ev, mode, exitOnError)
+	if mode != words.Quiet {
+		r.tape.Saw(ev)
+	}
+}
+
+// Entered gives a recording of the session the entry that ran.
+func (r *Run) Entered(e words.Entry) { r.tape.Entered(e) }
 
 func (r *Run) Sending(name string, args []string)      { r.rec.Sending(name, args) }
 func (r *Run) Failed(what string)                      { r.rec.Failed(what) }

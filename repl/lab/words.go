@@ -57,6 +57,8 @@ func Words() []words.Word {
 		{Name: "pause", Kind: words.Lab, Run: redlockWord, Usage: redlock.PauseUsage, Summary: "stop a whole session, its watchdog included, for DUR (a GC pause)"},
 		{Name: "make", Kind: words.Lab, Run: makeWord, Usage: makeUsage,
 			Summary: "the lesson's Locks Lab: make break (plain DEL), make test (the Lua release), make load"},
+		{Name: "record", Kind: words.Lab, Run: recordWord, Usage: recordUsage, Unexplorable: "it writes a file at the REPL's prompt",
+			Summary: "write the entries typed from now on to a .lab that checks itself (record stop ends it)"},
 		{Name: "verdict", Kind: words.Lab, Run: verdictWord, Usage: "verdict",
 			Summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear"},
 	}

@@ -194,7 +194,11 @@ func (e *entries) runRemembered(ctx context.Context, stmts []*syntax.Stmt) error
 	ran := ranEntry{text: e.feed.Entry()}
 	ctx, ran.sent = session.WatchSecrets(ctx)
 	err := e.run(ctx, stmts)
-	e.remember(ran, jobs.Starts(&syntax.File{Stmts: stmts}))
+	started := jobs.Starts(&syntax.File{Stmts: stmts})
+	if e.src.Prompt != nil {
+		e.s.obs.Entered(words.Entry{Text: ran.text, Sent: ran.sent, StartedJobs: started, JobsRunning: e.s.jobs.Running})
+	}
+	e.remember(ran, started)
 	return err
 }
 

@@ -46,6 +46,19 @@ type Observer interface {
 	RedisErrors() int
 	// Install gives the features the observer's parts (the record).
 	Install(p *Parts)
+	// Entered says an entry typed at the prompt ran (a recording of the
+	// session writes it).
+	Entered(e Entry)
+}
+
+// Entry is an entry that ran at the prompt: its text, what it sent (one
+// that sent a secret is kept out of a recording, as out of the history),
+// and whether it started background jobs (which may send one yet).
+type Entry struct {
+	Text        string
+	Sent        *session.SecretWatch
+	StartedJobs bool
+	JobsRunning func() bool // whether any job of the shell still runs
 }
 
 // ObserverConfig is what an Observer is told of the shell it serves.
