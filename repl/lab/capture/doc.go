@@ -11,8 +11,8 @@
 // own session (main, or NAME for `@NAME ...`):
 //
 //   - A status, an integer, or nil is expected as it was (`expect reply
-//     OK`, `expect reply 2`, `expect reply ”`), unless it says how much
-//     time is left: a positive TTL or PTTL is expected to be positive.
+//     OK`, `expect reply 2`, an empty reply for nil), unless it says how
+//     much time is left: a positive TTL or PTTL is expected to be positive.
 //   - A string is expected as it was when the run itself sent that value
 //     before (a token, a value SET earlier); any other (a token the server
 //     made, a port, server information) by what it is: not nil.
