@@ -212,12 +212,12 @@ func runLab(ctx context.Context, o Options, timeout time.Duration, file string) 
 	defer cancel()
 	var out lockedBuffer
 	start := time.Now()
-	explored, mustFail := labHeader(file)
+	explored, mustFail, flags := labHeader(file)
 	r := testreport.Result{File: file, Mode: "one run"}
 	var status int
 	if explored {
 		r.Mode = "every order"
-		status = explore.Run(ctx, explore.Call{Args: []string{file}, Scripts: o.Scripts, Stdout: &out, Stderr: &out})
+		status = explore.Run(ctx, explore.Call{Args: append(flags, file), Scripts: o.Scripts, Stdout: &out, Stderr: &out})
 	} else {
 		status = runLabOnce(ctx, o, file, &out)
 	}
@@ -253,12 +253,13 @@ func judge(r *testreport.Result, ctx context.Context, status int, explored, must
 }
 
 // labHeader reads a lab's leading comment lines for `# locklab: explore`
-// (its claims must hold in every order) and `expect-fail` on that line
-// (it must break in some order: a lab that shows a bug).
-func labHeader(file string) (explored, mustFail bool) {
+// (its claims must hold in every order), `expect-fail` on that line (it
+// must break in some order: a lab that shows a bug), and explore's flags
+// after them (--property wrong-owner-del,expect: what breaking means).
+func labHeader(file string) (explored, mustFail bool, flags []string) {
 	f, err := os.Open(file)
 	if err != nil {
-		return false, false
+		return false, false, nil
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -268,10 +269,12 @@ func labHeader(file string) (explored, mustFail bool) {
 			break
 		}
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "#")), "locklab: explore"); ok {
-			return true, slices.Contains(strings.Fields(rest), "expect-fail")
+			words := strings.Fields(rest)
+			mustFail = slices.Contains(words, "expect-fail")
+			return true, mustFail, slices.DeleteFunc(words, func(w string) bool { return w == "expect-fail" })
 		}
 	}
-	return false, false
+	return false, false, nil
 }
 
 // runLabOnce runs file as `locklab FILE` would, on a server of its own
