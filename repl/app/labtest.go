@@ -42,9 +42,10 @@ type testOptions struct {
 	tap     bool
 	json    bool
 	junit   string
+	update  bool
 }
 
-const testUsage = "usage: locklab [-h HOST -p PORT ...] test [-j N] [--timeout DUR] [--run REGEX] [-v] [--tap|--json] [--junit FILE] [DIR|FILE.lab ...]"
+const testUsage = "usage: locklab [-h HOST -p PORT ...] test [-j N] [--timeout DUR] [--run REGEX] [-v] [--tap|--json] [--junit FILE] [--update] [DIR|FILE.lab ...]"
 
 // parseTestFlags reads test's flags, anywhere among the paths.
 func parseTestFlags(args []string) (testOptions, error) {
@@ -69,6 +70,8 @@ func parseTestFlags(args []string) (testOptions, error) {
 			t.tap = true
 		case "--json":
 			t.json = true
+		case "--update":
+			t.update = true
 		case "-j", "--timeout", "--run", "--junit":
 			var v string
 			if v, err = needValue(); err == nil {
@@ -198,6 +201,9 @@ func runLabs(ctx context.Context, o Options, t testOptions, labs []testreport.Re
 				return
 			}
 			*r = runLab(ctx, o, t.timeout, r.File)
+			if t.update && r.Status == testreport.Fail && r.Mode == "one run" {
+				updateLab(r)
+			}
 		}(&labs[i])
 	}
 	wg.Wait()
@@ -349,4 +355,25 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// updateLab rewrites the failed expectations of a lab that ran once to
+// expect what its run saw (for authors, as testscript's -update does; not
+// for grading), and says so in its result, with the diff.
+func updateLab(r *testreport.Result) {
+	seen := testreport.Failures(r.File, r.Output)
+	src, err := os.ReadFile(r.File)
+	if len(seen) == 0 || err != nil {
+		return
+	}
+	updated, diff, err := testreport.Update(string(src), seen)
+	if err == nil && diff != "" {
+		err = output.WriteFile(r.File, []byte(updated))
+	}
+	if err != nil {
+		r.Problem += " (not updated: " + err.Error() + ")"
+		return
+	}
+	r.Problem += fmt.Sprintf(" (updated %d expectation(s) to what was seen)", len(seen))
+	r.Updated = diff
 }

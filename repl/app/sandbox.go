@@ -53,6 +53,11 @@ func needs(o Options, stdin io.Reader) sandbox.Run {
 		t, _ := parseTestFlags(o.Args[1:])
 		run.Scripts = testPaths(t)
 		run.Outputs = nonEmpty(t.junit)
+		if t.update { // --update rewrites the labs
+			for _, r := range findLabs(t) {
+				run.Outputs = append(run.Outputs, r.File)
+			}
+		}
 	case !o.HasLine && len(o.Args) == 0:
 		run.Interactive = isTerminal(stdin)
 	case !o.HasLine && looksLikeFile(o.Args[0]):

@@ -19,6 +19,7 @@ func Human(w io.Writer, results []Result, elapsed time.Duration, verbose bool) {
 			line += "\n      " + r.Problem
 		}
 		fmt.Fprintln(w, line)
+		fmt.Fprint(w, indent(r.Updated, "      "))
 		if verbose || r.Status != Pass && r.Problem == "" {
 			fmt.Fprint(w, indent(r.Output, "      | "))
 		}

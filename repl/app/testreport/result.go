@@ -25,6 +25,7 @@ type Result struct {
 	Status  Status
 	Problem string // one line: the first failed expectation, or the error
 	Output  string // what the run printed (its transcript)
+	Updated string // --update's diff of the lab's expect lines, if it rewrote them
 	Elapsed time.Duration
 }
 

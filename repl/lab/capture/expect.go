@@ -58,14 +58,7 @@ func isArray(r resp.Reply) bool {
 // rawText is a reply as `expect reply` compares it (a nil is "").
 var rawText = record.RawText
 
-// quote is s as one word of the lab language, which reads POSIX sh: in
-// single quotes when bash's $'...' would be needed (a line break stays a
-// line break inside them).
-func quote(s string) string {
-	if q := shellquote.Word(s); !strings.HasPrefix(q, "$'") {
-		return q
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// quote is s as one word of the lab language.
+var quote = shellquote.LabWord
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -24,6 +24,17 @@ func Word(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// LabWord is s as one word of the lab language, which reads POSIX sh:
+// as Word quotes it, but in single quotes where Word would use bash's
+// $'...' (a control character, a line break: they stay as they are
+// inside single quotes).
+func LabWord(s string) string {
+	if q := Word(s); !strings.HasPrefix(q, "$'") {
+		return q
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Line is words as one command line, each quoted where it must be.
 func Line(words ...string) string {
 	quoted := make([]string, len(words))

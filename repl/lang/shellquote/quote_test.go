@@ -73,3 +73,19 @@ func FuzzWord(f *testing.F) {
 		}
 	})
 }
+
+// TestLabWord: a word quoted for the lab reads back as itself with the
+// lab's own parser (POSIX), which does not know bash's $'...'.
+func TestLabWord(t *testing.T) {
+	for _, w := range []string{"tok", "a b", "a\nb", "x\x1b]0;t\a", "it's", "", "$(id)"} {
+		q := LabWord(w)
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader("echo "+q), "")
+		if err != nil {
+			t.Fatalf("LabWord(%q) = %s: %v", w, q, err)
+		}
+		got, err := expand.Literal(&expand.Config{}, f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1])
+		if err != nil || got != w {
+			t.Errorf("LabWord(%q) = %s reads back as %q (%v)", w, q, got, err)
+		}
+	}
+}
