@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -39,6 +40,7 @@ locklab's own:
   --timeline   after a script, draw its run: a lane per session, a bar per lock
   --mermaid F  after a script, write its run to F as a Mermaid sequenceDiagram
   --svg F      after a script, write its run to F as a self-contained SVG swimlane
+  --record F.lab  record the REPL session into F.lab, a lab that checks itself (as "record F.lab" at the prompt)
   --gutter     prefix each line with its session and time when several sessions run
                (the default on a terminal); --no-gutter never
   --help       this text
@@ -119,6 +121,11 @@ func parseArgs(args []string) (app.Options, error) {
 				o.SVG = args[1]
 			}
 			args = args[2:]
+		case "--record":
+			if len(args) < 2 || filepath.Ext(args[1]) != ".lab" {
+				return o, fmt.Errorf("locklab: --record needs a .lab file to write, e.g. --record session.lab")
+			}
+			o.Record, args = args[1], args[2:]
 		case "--gutter", "--no-gutter":
 			o.Gutter, args = map[string]string{"--gutter": "on", "--no-gutter": "off"}[args[0]], args[1:]
 		case "--notes", "--no-notes":

@@ -44,8 +44,9 @@ type Options struct {
 	Mermaid     string // ... and write it to this file as Mermaid
 	SVG         string // ... and as SVG
 	Help        bool
-	Version     bool // -v/--version: print the version and leave
-	AuthWarning bool // a password was given on the command line
+	Version     bool   // -v/--version: print the version and leave
+	Record      string // --record FILE.lab: record the REPL session as a lab
+	AuthWarning bool   // a password was given on the command line
 	// ShareCPUs leaves a redis-server on this machine a CPU (see
 	// cpusFor): set by the program itself, never by tests that run
 	// locklab in their own process.
@@ -147,6 +148,11 @@ func (in *input) closeShells() {
 }
 
 func (in *input) run(ctx context.Context) int {
+	repl := !in.opts.HasLine && len(in.opts.Args) == 0 && isTerminal(in.stdin)
+	if in.opts.Record != "" && !repl {
+		fmt.Fprintln(in.stderr, "locklab: --record records a REPL session, typed at a terminal; a script is a lab already")
+		return 2
+	}
 	if !in.opts.HasLine && len(in.opts.Args) == 0 {
 		if isTerminal(in.stdin) {
 			return in.interactive(ctx) // the REPL and piped input take Ctrl-C per entry

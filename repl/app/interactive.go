@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -45,6 +46,13 @@ func (in *input) interactive(ctx context.Context) int {
 	prompt := func() string { return term.Prompt(main, in.sessions.Target) }
 	ir := newInterrupter()
 	defer ir.stop()
+	if in.opts.Record != "" {
+		if err := in.runs[sh].Record(in.opts.Record); err != nil {
+			fmt.Fprintln(stderr, "locklab:", err)
+			return 1
+		}
+		defer in.stopRecording(ctx, sh, main, stderr)
+	}
 	err = sh.Run(ctx, shell.Source{Lines: tty, Prompt: prompt, OnEntry: ir.set})
 	if code := words.ExitCode(err); code != 0 {
 		return code // exit N, or quit after a Ctrl-C (130), as in sh
@@ -54,6 +62,14 @@ func (in *input) interactive(ctx context.Context) int {
 		return 1
 	}
 	return 0
+}
+
+// stopRecording ends --record's file with the verdict, as `record stop`
+// would, unless the session stopped it itself.
+func (in *input) stopRecording(ctx context.Context, sh *shell.Shell, main *session.Session, stderr io.Writer) {
+	if file, err := in.runs[sh].StopRecording(ctx, main); err == nil {
+		fmt.Fprintf(stderr, "locklab: recorded this session into %s\n", file)
+	}
 }
 
 // greet prints the banner: where the embedded server listens, so that a

@@ -63,7 +63,7 @@ func needs(o Options, stdin io.Reader) sandbox.Run {
 	case !o.HasLine && looksLikeFile(o.Args[0]):
 		run.Scripts = o.Args[:1]
 	}
-	run.Outputs = append(run.Outputs, nonEmpty(o.SVG, o.Mermaid)...)
+	run.Outputs = append(run.Outputs, nonEmpty(o.SVG, o.Mermaid, o.Record)...)
 	if run.Interactive {
 		run.HistoryFile = historyFile()
 		privateFile(run.HistoryFile)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/locklab/locklab/repl/lab/capture"
+	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -26,7 +27,7 @@ func recordWord(ctx context.Context, env words.Env, args []string) error {
 		}
 		return nil
 	case len(args) == 2 && args[1] == "stop":
-		file, err := tape.Stop(kindStrings(findingKinds(findings(ctx, env))))
+		file, err := tape.Stop(recordedKinds(findings(ctx, env))) // as Run.StopRecording
 		if err != nil {
 			return words.Failf("%v", err)
 		}
@@ -42,4 +43,13 @@ func recordWord(ctx context.Context, env words.Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout(), "record: every entry from now on goes to %s, with what it showed; record stop ends it\n", args[1])
 	return nil
+}
+
+// recordedKinds are the kinds of the verdict a recording ends with.
+func recordedKinds(findings []check.Finding) []string {
+	var out []string
+	for _, k := range findingKinds(findings) {
+		out = append(out, string(k))
+	}
+	return out
 }

@@ -52,6 +52,15 @@ func (r *Run) Deliver(stderr, w io.Writer, ev session.Event, mode cliflags.Outpu
 	}
 }
 
+// Record starts recording the session into file (--record FILE.lab).
+func (r *Run) Record(file string) error { return r.tape.Start(file) }
+
+// StopRecording ends a recording with the run's verdict and says which
+// file it wrote; an error when none was being made.
+func (r *Run) StopRecording(ctx context.Context, main *session.Session) (string, error) {
+	return r.tape.Stop(recordedKinds(r.rec.Judge(ctx, main)))
+}
+
 // Entered gives a recording of the session the entry that ran.
 func (r *Run) Entered(e words.Entry) { r.tape.Entered(e) }
 

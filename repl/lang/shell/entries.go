@@ -195,7 +195,7 @@ func (e *entries) runRemembered(ctx context.Context, stmts []*syntax.Stmt) error
 	ctx, ran.sent = session.WatchSecrets(ctx)
 	err := e.run(ctx, stmts)
 	started := jobs.Starts(&syntax.File{Stmts: stmts})
-	if e.src.Prompt != nil {
+	if e.src.Prompt != nil && !e.r.Exited() { // quit ends the session, not the recording's lab
 		e.s.obs.Entered(words.Entry{Text: ran.text, Sent: ran.sent, StartedJobs: started, JobsRunning: e.s.jobs.Running})
 	}
 	e.remember(ran, started)
