@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/locklab/locklab/repl/lab/capture"
 	"github.com/locklab/locklab/repl/lab/check"
@@ -45,11 +46,16 @@ func recordWord(ctx context.Context, env words.Env, args []string) error {
 	return nil
 }
 
-// recordedKinds are the kinds of the verdict a recording ends with.
+// recordedKinds are the bugs a verdict showed, as a recording expects
+// them: a bug the REPL's verdict found is found again by the file's, which
+// judges the whole file as one run; "all clear" and "no verdict" are not
+// kept, since the REPL judges each entry that starts jobs on its own.
 func recordedKinds(findings []check.Finding) []string {
 	var out []string
-	for _, k := range findingKinds(findings) {
-		out = append(out, string(k))
+	for _, f := range findings {
+		if f.Bad() && !slices.Contains(out, string(f.Kind)) {
+			out = append(out, string(f.Kind))
+		}
 	}
 	return out
 }

@@ -47,9 +47,7 @@ func (r *Run) Install(p *words.Parts) {
 // a recording of the session.
 func (r *Run) Deliver(stderr, w io.Writer, ev session.Event, mode cliflags.Output, exitOnError bool) {
 	r.Printer.Deliver(stderr, w, ev, mode, exitOnError)
-	if mode != words.Quiet {
-		r.tape.Saw(ev)
-	}
+	r.tape.Saw(ev, mode != words.Quiet)
 }
 
 // Record starts recording the session into file (--record FILE.lab).
@@ -76,7 +74,7 @@ func (r *Run) RedisErrors() int                        { return r.rec.RedisError
 
 // Verdict prints the verdict on the run so far to w (with notes on).
 func (r *Run) Verdict(ctx context.Context, w io.Writer, main *session.Session) {
-	r.Printer.Judge(ctx, w, main)
+	r.tape.Found(recordedKinds(r.Printer.Judge(ctx, w, main)))
 }
 
 // EndVerdict is the verdict the run ended with, as it showed it (explore

@@ -2,11 +2,14 @@ package capture
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lang/shellquote"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -17,13 +20,25 @@ var Part = words.NewPart(func() *Capture { return &Capture{} })
 // being recorded. It is safe for concurrent use: jobs deliver replies
 // while entries run.
 type Capture struct {
-	mu      sync.Mutex
-	file    string          // "": not recording
-	lines   []string        // what the file holds so far
-	held    []words.Entry   // entries waiting for their jobs to end (see flush)
-	shown   []session.Event // replies shown since the last entry, every session's
-	sent    map[string]bool // every argument the run sent since recording began
-	running func() bool     // whether any job still runs
+	mu    sync.Mutex
+	file  string          // "": not recording
+	lines []string        // what the file holds so far
+	held  []words.Entry   // entries waiting for their jobs to end (see flush)
+	shown []session.Event // replies shown since the last entry, every session's
+	sent  map[string]bool // every argument of a reply shown since recording began
+	keys  []string        // every key a command named since recording began, in order
+	bugs  []string        // the bug kinds the verdicts showed since recording began
+}
+
+// Found is told of the bug kinds a verdict showed.
+func (c *Capture) Found(kinds []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range kinds {
+		if c.file != "" && !slices.Contains(c.bugs, k) {
+			c.bugs = append(c.bugs, k)
+		}
+	}
 }
 
 // Start begins recording into file (made or replaced at once).
@@ -33,7 +48,7 @@ func (c *Capture) Start(file string) error {
 	if c.file != "" {
 		return fmt.Errorf("record: already recording into %s (record stop ends it)", c.file)
 	}
-	c.file, c.held, c.shown, c.sent = file, nil, nil, map[string]bool{}
+	c.file, c.held, c.shown, c.sent, c.keys, c.bugs = file, nil, nil, map[string]bool{}, nil, nil
 	c.lines = []string{"# Recorded by locklab's `record`: it checks itself (locklab " + file + ")."}
 	return c.write()
 }
@@ -45,11 +60,20 @@ func (c *Capture) Recording() string {
 	return c.file
 }
 
-// Saw is told of every reply shown.
-func (c *Capture) Saw(ev session.Event) {
+// Saw is told of every reply, and whether it was shown (a macro's
+// queries are not).
+func (c *Capture) Saw(ev session.Event, shown bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.file == "" {
+		return
+	}
+	for _, k := range commands.Keys(ev.Args) {
+		if !slices.Contains(c.keys, k) {
+			c.keys = append(c.keys, k)
+		}
+	}
+	if !shown {
 		return
 	}
 	c.shown = append(c.shown, ev)
@@ -76,22 +100,44 @@ func (c *Capture) Entered(e words.Entry) {
 	c.write()
 }
 
-// Stop writes what is held and the verdict's kinds, and ends recording;
-// it says which file it wrote.
+// Stop writes what is held and an expectation for each bug the verdicts
+// showed (kinds: the verdict's now), and ends recording; it says which
+// file it wrote.
 func (c *Capture) Stop(kinds []string) (string, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.file == "" {
+		c.mu.Unlock()
 		return "", fmt.Errorf("record stop: nothing is being recorded (record FILE.lab starts)")
 	}
+	c.mu.Unlock()
+	c.Found(kinds)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.flush(true)
-	for _, k := range kinds {
+	c.startEmpty()
+	for _, k := range c.bugs {
 		c.lines = append(c.lines, "expect verdict "+k)
 	}
 	err := c.write()
 	file := c.file
 	c.file = ""
 	return file, err
+}
+
+// startEmpty puts a DEL of every key the recording touched before its
+// first entry: the replies it expects (a SET NX's OK, a DEL's count) were
+// given on keys that were not there yet (the embedded Redis starts
+// empty), and a server that ran the lab before still holds them.
+func (c *Capture) startEmpty() {
+	if len(c.keys) == 0 {
+		return
+	}
+	words := append([]string{"DEL"}, c.keys...)
+	for i := range words {
+		words[i] = shellquote.LabWord(words[i])
+	}
+	start := []string{"# The keys this lab touches start empty, as they did when it was recorded.", strings.Join(words, " ")}
+	c.lines = slices.Insert(c.lines, 1, start...)
 }
 
 // flush moves the held entries whose secrets are known into the lines,
