@@ -153,6 +153,9 @@ func (in *input) run(ctx context.Context) int {
 		fmt.Fprintln(in.stderr, "locklab: --record records a REPL session, typed at a terminal; a script is a lab already")
 		return 2
 	}
+	if in.opts.Flags.Pipe {
+		return in.pipe(ctx)
+	}
 	if !in.opts.HasLine && len(in.opts.Args) == 0 {
 		if isTerminal(in.stdin) {
 			return in.interactive(ctx) // the REPL and piped input take Ctrl-C per entry

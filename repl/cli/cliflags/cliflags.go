@@ -32,6 +32,8 @@ type Options struct {
 	ExitOnError    bool          // -e
 	Repeat         int           // -r N (0: once; -1: until Ctrl-C)
 	Interval       time.Duration // -i SECONDS
+	Pipe           bool          // --pipe: stdin goes to the server as it is (mass insertion)
+	PipeTimeout    time.Duration // --pipe-timeout SECONDS (30 unless set; 0: wait for ever)
 	StdinLastArg   bool          // -x
 	NoAuthWarning  bool
 	Set            map[string]bool // which of host, port, db, user, password, url were given
@@ -100,7 +102,7 @@ func ParseFlag(o *Options, args []string) (int, error) {
 func takesValue(flag string) bool {
 	switch flag {
 	case "-h", "-p", "-s", "-a", "--pass", "--user", "-u", "-n", "-r", "-i",
-		"--cacert", "--sni", "--cert", "--key":
+		"--cacert", "--sni", "--cert", "--key", "--pipe-timeout":
 		return true
 	}
 	return false
@@ -138,6 +140,12 @@ func (o *Options) apply(flag, value string) error {
 		o.Cert = value
 	case "--key":
 		o.Key = value
+	case "--pipe-timeout":
+		secs, err := strconv.Atoi(value)
+		if err != nil || secs < 0 {
+			return &UsageError{Arg: flag}
+		}
+		o.PipeTimeout, o.Set["pipe-timeout"] = time.Duration(secs)*time.Second, true
 	case "-i":
 		secs, err := strconv.ParseFloat(value, 64)
 		if err != nil || secs < 0 {
@@ -170,7 +178,9 @@ func (o *Options) applySwitch(flag string) error {
 		o.TLSInsecure = true
 	case "--no-auth-warning":
 		o.NoAuthWarning = true
-	case "--csv", "--json", "--quoted-json", "--pipe", "--scan", "--bigkeys", "--stat",
+	case "--pipe":
+		o.Pipe = true
+	case "--csv", "--json", "--quoted-json", "--scan", "--bigkeys", "--stat",
 		"--latency", "--eval", "--ldb", "-c", "-d", "-D", "--cluster":
 		return &UsageError{Arg: flag, Reason: fmt.Sprintf(
 			"locklab: redis-cli's %s is not supported here; run the real redis-cli for it", flag)}

@@ -263,6 +263,25 @@ func (c *Conn) Stream(ctx, end context.Context, args []string, each func(resp.Re
 	return err
 }
 
+// Raw hands f the connection's socket, opened and greeted (database,
+// name, credentials, TLS), for a protocol of its own: --pipe writes stdin
+// on it as it is. The connection is closed after; the next command dials
+// anew. The error is f's, the connection's, or ctx's.
+func (c *Conn) Raw(ctx context.Context, f func(net.Conn) error) error {
+	var err error
+	c.exec(ctx, func(l *link) {
+		defer c.drop(l)
+		var socket net.Conn
+		if socket, err = l.open(ctx); err == nil {
+			err = f(socket)
+		}
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
 // stream writes args on socket and passes each reply to each, until the
 // socket fails (ctx's end closes it), an error reply comes, or the mark
 // end's PING asks for.
