@@ -225,6 +225,9 @@ func (s *Session) trackTx(args []string, reply resp.Reply, err error) {
 // Set is the sessions of one locklab run, all talking to one target.
 type Set struct {
 	Target Target
+	// Origin is the target the set began with (the embedded Redis, or
+	// the server -h/-p named): `connect` alone goes back to it.
+	Origin Target
 
 	// mu guards the fields below. Lock order: a Set's mu, then a
 	// Session's, then a Conn's (Close holds the set's while it takes the
@@ -240,7 +243,7 @@ type Set struct {
 
 // NewSet makes an empty set of sessions for t, with no middleware.
 func NewSet(t Target) *Set {
-	return &Set{Target: t, sessions: map[string]*Session{}, do: send}
+	return &Set{Target: t, Origin: t, sessions: map[string]*Session{}, do: send}
 }
 
 // Use adds middlewares to every command of the set's sessions and
@@ -359,6 +362,16 @@ func (s *Set) Retarget(name string, t Target) {
 	sess.conn = NewConn(t, old.name)
 	sess.inTx, sess.watching = false, false // a new connection is in neither
 	old.Close()
+}
+
+// Connect makes t the set's server: every session talks to it from its
+// next command on (redis-cli's `connect HOST PORT`). Call it between
+// commands, not while a job sends.
+func (s *Set) Connect(t Target) {
+	s.mu.Lock()
+	s.Target = t
+	s.mu.Unlock()
+	s.Home()
 }
 
 // Home points every session that talks to another server (a cluster

@@ -22,6 +22,8 @@ func kernelWords() []Word {
 			Summary: "run a .lab or .sh script (also: source FILE, bash FILE, ./FILE)"},
 		{Name: "help", Kind: Lab, Run: help, Usage: "help [COMMAND]", Summary: "this list, or the syntax of a Redis command"},
 		{Name: "clear", Kind: Lab, Run: clear, Usage: "clear", Summary: "clear the screen"},
+		{Name: "connect", Kind: Lab, Run: connectWord, Usage: "connect [HOST PORT]", Unexplorable: "it changes the lab's server",
+			Summary: "talk to the server at HOST PORT from now on, as redis-cli's connect; alone, back to the first one"},
 	}
 }
 
