@@ -2,10 +2,11 @@
 # The saved schedules of the shipped scripts, replayed on a redis-server:
 # for each script that explore explores and finds failing, `explore
 # --save` writes its shortest failing schedule, and the saved script runs
-# RUNS times on the server. A run counts when its verdict's kinds are the
-# ones explore's replay of that schedule gave and it never gave the order
-# up ("the schedule did not replay"). Prints, per script: the runs that
-# counted, the runs that gave the order up, and the slowest run.
+# RUNS times on the server. A run counts when its verdict lines are the
+# ones explore's replay of that schedule gave, word for word but for the
+# times on them (+0.300s), and it never gave the order up ("the schedule
+# did not replay"). Prints, per script: the runs that counted, the
+# verdict's kinds, the runs that gave the order up, and the slowest run.
 # Usage: bench/saved-replay.sh [RUNS] [SCRIPT ...]
 # Needs bash 5, go, redis-server, redis-cli and python3 (for a free port).
 set -euo pipefail
@@ -29,14 +30,15 @@ redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemoni
 until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.05; done
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $runs runs each on redis-server $(redis-server --version | awk '{print $3}')"
 
-# kinds are the verdict's headlines (the text before the first colon) of
-# the verdict lines on stdin, sorted, once each; with a gutter (explore's
-# replayed run) after its bar.
-kinds() { sed -n 's/^\(.*│ \)\{0,1\}verdict: \([^:]*\):.*/\2/p' | sort -u | paste -sd+; }
+# verdict is the verdict lines on stdin (after the gutter of explore's
+# replayed run), their times (+0.300s) masked.
+verdict() { sed -n 's/^\(.*│ \)\{0,1\}\(verdict: .*\)/\2/p' | sed 's/+[0-9.]*s/+T/g'; }
+# kinds are the headlines of those lines (the text before a colon).
+kinds() { sed 's/^verdict: \([^:]*\):.*/\1/' | sort -u | paste -sd+; }
 
 for s in "${scripts[@]}"; do
   "$lab" explore --save "$work/$s.lab" "scripts/$s.lab" >"$work/$s.explore" 2>&1 || true
-  want=$(sed -n '/^its run, replayed/,$p' "$work/$s.explore" | kinds)
+  want=$(sed -n '/^its run, replayed/,$p' "$work/$s.explore" | verdict)
   ok=0 gaveup=0 slowest=0
   for ((i = 0; i < runs; i++)); do
     t0=$EPOCHREALTIME
@@ -45,8 +47,8 @@ for s in "${scripts[@]}"; do
     ms=$(((${t1/./} - ${t0/./}) / 1000))
     ((ms > slowest)) && slowest=$ms
     if grep -q 'did not replay' "$work/err"; then gaveup=$((gaveup + 1)); continue; fi
-    [ "$(kinds <"$work/out")" = "$want" ] && ok=$((ok + 1))
+    [ "$(verdict <"$work/out")" = "$want" ] && ok=$((ok + 1))
   done
   printf "%-16s %2d/%d with explore's verdict (%s), %d gave the order up, slowest run %d ms; %s\n" \
-    "$s" "$ok" "$runs" "$want" "$gaveup" "$slowest" "$(grep -m1 '^shortest' "$work/$s.explore" | cut -d, -f1-2)"
+    "$s" "$ok" "$runs" "$(kinds <<<"$want")" "$gaveup" "$slowest" "$(grep -m1 '^shortest' "$work/$s.explore" | cut -d, -f1-2)"
 done
