@@ -50,7 +50,7 @@ type Sched struct {
 	waiters  int       // shells waiting for their jobs
 	finished bool      // the script's Run returned
 	err      error     // why the schedule was stopped (a *StuckError)
-	inflight []string  // the commands let go whose reply has not come back
+	inflight []*Cmd    // the commands let go whose reply has not come back
 	last     string    // the last step ("session command")
 	moved    bool      // virtual time moved since the last step
 	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
@@ -147,7 +147,7 @@ func (s *Sched) access(args []string) commute.Access {
 func (s *Sched) replied(t *ticket, e session.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i := slices.Index(s.inflight, t.Step()); i >= 0 {
+	if i := slices.Index(s.inflight, &t.Cmd); i >= 0 {
 		s.inflight = slices.Delete(s.inflight, i, i+1)
 	}
 	s.answered(&t.Cmd, t.at, e)
