@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/locklab/locklab/repl/cli/output"
@@ -135,6 +136,9 @@ func saved(sc Script, s *Schedule) string {
 	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: %schoices %s, %d steps.\n",
 		shellquote.OneLine(sc.Name), number, joinInts(s.Choices), len(s.Steps))
 	b.WriteString("# On any server (locklab -p PORT THIS.lab) the sessions' commands go in this order:\n")
+	if slices.ContainsFunc(s.Steps, func(st sched.Step) bool { return st.Repeats > 0 }) {
+		b.WriteString("# (a poll is one step: its session sends it again, for as long as the answer stays the same)\n")
+	}
 	sessions := make([]string, len(s.Steps))
 	for i, st := range s.Steps {
 		fmt.Fprintf(&b, "#   %d. %s\n", i+1, stepLine(st))
