@@ -27,6 +27,7 @@ type Gate struct {
 	changed chan struct{}          // closed (and replaced) whenever next or busy changes
 	broken  bool                   // the order was given up
 	last    map[string]poll.Answer // each session's last command, and its answer
+	polling bool                   // the step whose turn it is has polled: a repeat went, no step yet
 }
 
 // New is a gate for steps (session names, one per command) that gives up
@@ -37,14 +38,20 @@ func New(steps []string, wait time.Duration, tell io.Writer) *Gate {
 }
 
 // Turn waits until the schedule's next step is name's and the step before
-// it is over. When the order cannot be kept (the session whose turn it is
-// sent nothing within the wait), it says so once, and from then on every
+// it is over. When the order cannot be kept (no step came within the
+// wait: the session whose turn it is sent nothing, or polled all along for
+// an answer that did not change), it says so once, and from then on every
 // command goes freely, this one first.
 func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(session.Event), error) {
 	timer := time.NewTimer(g.wait)
 	defer timer.Stop()
+	step := -1
 	for {
 		g.mu.Lock()
+		if step >= 0 && step != g.next {
+			timer.Reset(g.wait) // a step went: the wait starts again
+		}
+		step = g.next
 		if g.broken || g.next >= len(g.steps) {
 			g.mu.Unlock()
 			return func(session.Event) {}, nil
@@ -57,8 +64,7 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(sessi
 		changed := g.changed
 		g.mu.Unlock()
 		select {
-		case <-changed: // a command went: the wait starts again
-			timer.Reset(g.wait)
+		case <-changed:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-timer.C:
@@ -77,7 +83,8 @@ func (g *Gate) release(name string, args []string, e session.Event) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := poll.Of(args, e)
-	if !poll.Repeats(g.last[name], now) {
+	g.polling = poll.Repeats(g.last[name], now)
+	if !g.polling {
 		g.next++
 	}
 	g.last[name] = now
@@ -95,9 +102,13 @@ func (g *Gate) giveUp(name string) {
 	}
 	g.broken = true
 	g.signal()
-	fmt.Fprintf(g.tell, "locklab: the schedule did not replay: step %d is %s's, which sent nothing for %v while %s waited;"+
+	did := "sent nothing"
+	if g.polling {
+		did = "polled with the same answer" // the server did not show the change the schedule waits for
+	}
+	fmt.Fprintf(g.tell, "locklab: the schedule did not replay: step %d is %s's, which %s for %v while %s waited;"+
 		" from here the sessions go in any order (the script may take another path here: a clock it reads, a poll that gave up)\n",
-		g.next+1, shellquote.Word(g.steps[g.next]), g.wait, shellquote.Word(name))
+		g.next+1, shellquote.Word(g.steps[g.next]), did, g.wait, shellquote.Word(name))
 }
 
 // signal wakes every waiting session (g.mu held).
