@@ -43,7 +43,7 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup:               startRedis,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"tty": cmdTTY},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"tty": cmdTTY, "same-verdict": cmdSameVerdict},
 		Condition:           landlockCondition,
 	})
 }

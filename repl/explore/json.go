@@ -16,7 +16,7 @@ type jsonReport struct {
 	Bounded      string         `json:"bounded,omitempty"`
 	Schedules    int            `json:"schedules"`
 	Cut          int            `json:"cut_as_equivalent"`
-	Steps        int            `json:"steps"`
+	Steps        int            `json:"steps"` // every command sent, a poll's repeats too (what --max-steps bounds)
 	Groups       map[string]int `json:"verdicts"`
 	ExpectFailed int            `json:"script_failed"`
 	Shortest     int            `json:"shortest_failing,omitempty"`
@@ -24,14 +24,36 @@ type jsonReport struct {
 	Failing      []jsonSchedule `json:"failing"`
 }
 
-// jsonSchedule is one failing schedule.
+// jsonSchedule is one failing schedule: its steps ("session command"), a
+// poll as one, and how many times each poll went.
 type jsonSchedule struct {
-	Number   int      `json:"number"`
-	Choices  []int    `json:"choices"`
-	Verdict  string   `json:"verdict"`
-	Status   int      `json:"exit_status"`
-	Preempts int      `json:"preemptions"`
-	Steps    []string `json:"steps"`
+	Number   int        `json:"number"`
+	Choices  []int      `json:"choices"`
+	Verdict  string     `json:"verdict"`
+	Status   int        `json:"exit_status"`
+	Preempts int        `json:"preemptions"`
+	Steps    []string   `json:"steps"`
+	Polls    []jsonPoll `json:"polls,omitempty"`
+}
+
+// jsonPoll is a step that was a poll: its place among the steps (from
+// 1), and how many times it went for the same answer.
+type jsonPoll struct {
+	Step  int `json:"step"`
+	Sends int `json:"sends"`
+}
+
+// jsonSteps are a schedule's steps and polls as --json writes them.
+func jsonSteps(o *outcome) ([]string, []jsonPoll) {
+	steps := make([]string, len(o.schedule))
+	var polls []jsonPoll
+	for i, st := range o.schedule {
+		steps[i] = st.String()
+		if st.Repeats > 0 {
+			polls = append(polls, jsonPoll{Step: i + 1, Sends: st.Sends()})
+		}
+	}
+	return steps, polls
 }
 
 // WriteJSON writes the search as one JSON document.
@@ -46,8 +68,9 @@ func (r *Result) WriteJSON(w io.Writer, sc Script) error {
 		j.Shortest, j.Replay = r.shortest.number, r.replayCommand(sc, r.shortest.number)
 	}
 	for _, o := range r.failing {
+		steps, polls := jsonSteps(o)
 		j.Failing = append(j.Failing, jsonSchedule{Number: o.number, Choices: picks(o.choices),
-			Verdict: o.group(), Status: o.status, Preempts: o.preempts, Steps: o.steps})
+			Verdict: o.group(), Status: o.status, Preempts: o.preempts, Steps: steps, Polls: polls})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -3,9 +3,11 @@ package explore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/explore/order"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/shellquote"
@@ -14,10 +16,11 @@ import (
 // Schedule is one schedule run again from its choice list, with normal
 // output.
 type Schedule struct {
-	Number     int      // its place in the search's order (0: not from a search)
-	Choices    []int    // its choice list
-	Steps      []string // "session command", in the order the server ran them
-	Transcript string   // its annotated transcript
+	Number     int          // its place in the search's order (0: not from a search)
+	Choices    []int        // its choice list
+	Steps      []sched.Step // in the order the server ran them, a poll as one step
+	sends      []string     // every command sent ("session command"), a poll's repeats too
+	Transcript string       // its annotated transcript
 	Timeline   timeline.Timeline
 	Failed     bool // a bug verdict, or the script failed
 }
@@ -39,7 +42,7 @@ func Replay(ctx context.Context, sc Script, o Options, choices []int, draw int) 
 	if err := fits(choices, out.choices); err != nil {
 		return nil, err
 	}
-	return &Schedule{Choices: picks(out.choices), Steps: out.steps, Transcript: out.output,
+	return &Schedule{Choices: picks(out.choices), Steps: out.schedule, sends: out.steps, Transcript: out.output,
 		Timeline: out.picture, Failed: out.breaks(o.Property)}, nil
 }
 
@@ -99,7 +102,7 @@ func (r *Result) Shortest(ctx context.Context, sc Script, draw int) (*Schedule, 
 	if err != nil {
 		return nil, err
 	}
-	if err := sameSteps(r.shortest.steps, s.Steps); err != nil || len(s.Steps) != len(r.shortest.steps) {
+	if err := sameSteps(r.shortest.steps, s.sends); err != nil || len(s.sends) != len(r.shortest.steps) {
 		return nil, fmt.Errorf("the shortest failing schedule did not replay the same way: %w", cmpErr(err, errDiverged))
 	}
 	s.Number = r.shortest.number
@@ -120,7 +123,10 @@ func Save(path string, sc Script, s *Schedule) error {
 // saved is the text Save writes. Every step and the script's name are
 // written on one comment line each, their line breaks escaped: a step's
 // words are data (a Lua body, a value with a newline), never lines the
-// saved script runs.
+// saved script runs. The schedule line names each step's session, quoted
+// as the shell reads it back (a job's name may come from its argument:
+// book "$w" &); a poll is one step there too, and the order waits for
+// its answer to change (package order).
 func saved(sc Script, s *Schedule) string {
 	var b strings.Builder
 	number := ""
@@ -130,13 +136,15 @@ func saved(sc Script, s *Schedule) string {
 	fmt.Fprintf(&b, "# Saved by `locklab explore --save` from %s: %schoices %s, %d steps.\n",
 		shellquote.OneLine(sc.Name), number, joinInts(s.Choices), len(s.Steps))
 	b.WriteString("# On any server (locklab -p PORT THIS.lab) the sessions' commands go in this order:\n")
+	if slices.ContainsFunc(s.Steps, func(st sched.Step) bool { return st.Repeats > 0 }) {
+		b.WriteString("# (a poll is one step: its session sends it again, for as long as the answer stays the same)\n")
+	}
 	sessions := make([]string, len(s.Steps))
 	for i, st := range s.Steps {
-		fmt.Fprintf(&b, "#   %d. %s\n", i+1, shellquote.OneLine(st))
-		name, _, _ := strings.Cut(st, " ")  // a session's name has no space: CLIENT SETNAME refuses one
-		sessions[i] = shellquote.Word(name) // but a job's may come from its argument: book "$w" &
+		fmt.Fprintf(&b, "#   %d. %s\n", i+1, stepLine(st))
+		sessions[i] = st.Session
 	}
-	fmt.Fprintf(&b, "schedule %s\n\n", strings.Join(sessions, " "))
+	fmt.Fprintf(&b, "%s\n\n", order.Line(sessions))
 	b.Write(sc.Text)
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lang/shellquote"
 )
@@ -63,7 +64,7 @@ func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (
 	}
 	fmt.Fprintf(w, "\nshortest failing schedule: #%d, %d steps, choices %s\n", s.Number, len(s.Steps), joinInts(s.Choices))
 	for i, st := range s.Steps {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, shellquote.OneLine(st))
+		fmt.Fprintf(w, "  %d. %s\n", i+1, stepLine(st))
 	}
 	fmt.Fprintf(w, "\nits run, replayed (%s):\n%s", r.replayCommand(sc, s.Number), s.Transcript)
 	return s, nil
@@ -76,7 +77,7 @@ func (r *Result) Stopped(w io.Writer, sc Script, by string) {
 	fmt.Fprintf(w, "%s (%s)\n", r.Summary(), by)
 	r.failures(w)
 	if o := r.shortest; o != nil {
-		fmt.Fprintf(w, "shortest failing schedule so far: #%d, %d steps (%s shows it)\n", o.number, len(o.steps), r.replayCommand(sc, o.number))
+		fmt.Fprintf(w, "shortest failing schedule so far: #%d, %d steps (%s shows it)\n", o.number, len(o.schedule), r.replayCommand(sc, o.number))
 	}
 }
 
@@ -99,6 +100,17 @@ func (r *Result) replayCommand(sc Script, n int) string {
 		words = append(words, "--")
 	}
 	return fmt.Sprintf("locklab explore %s--replay %d %s", r.opts.flags(), n, shellquote.Line(append(words, sc.Args...)...))
+}
+
+// stepLine is a step as the report and a saved schedule's comments write
+// it, on one line: "bob SET lock ... NX PX 2000", and for a poll how
+// many times it went for the same answer.
+func stepLine(st sched.Step) string {
+	line := shellquote.OneLine(shellquote.Word(st.Session) + " " + st.Line)
+	if st.Repeats > 0 {
+		line += fmt.Sprintf("   (a poll: sent %d times for the same answer)", st.Sends())
+	}
+	return line
 }
 
 // clearLast sorts the groups with no bug after the bugs.

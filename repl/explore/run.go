@@ -39,8 +39,9 @@ var start = time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
 // outcome is what one schedule did.
 type outcome struct {
 	choices  []sched.Choice
-	picks    []int // the choices' picks: the schedule's place in depth-first order
-	steps    []string
+	picks    []int        // the choices' picks: the schedule's place in depth-first order
+	steps    []string     // every command sent ("session command")
+	schedule []sched.Step // the same as the schedule's steps: a poll is one
 	bad      []check.Kind // the verdict's bug kinds, sorted
 	cleared  bool         // the verdict said all clear
 	status   int          // the script's exit status (1: an expectation failed)
@@ -119,7 +120,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		return nil, refused // the search stops: no schedule of this script can run
 	}
 	ran := s.Ran()
-	o := &outcome{choices: ran.Choices, steps: ran.Steps, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
+	o := &outcome{choices: ran.Choices, steps: ran.Steps, schedule: ran.Schedule, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
 	if errors.Is(err, sched.ErrEquivalent) {
 		o.cut = true
 		return o, nil

@@ -220,13 +220,13 @@ func (r *Result) add(o *outcome) {
 }
 
 // shorter orders failing schedules: a bug verdict first, then fewest
-// steps, then fewest preemptions, then the first in depth-first order.
+// steps (a poll is one), then fewest preemptions, then the first in depth-first order.
 func shorter(a, b *outcome) bool {
 	if (len(a.bad) > 0) != (len(b.bad) > 0) {
 		return len(a.bad) > 0
 	}
-	if len(a.steps) != len(b.steps) {
-		return len(a.steps) < len(b.steps)
+	if len(a.schedule) != len(b.schedule) {
+		return len(a.schedule) < len(b.schedule)
 	}
 	if a.preempts != b.preempts {
 		return a.preempts < b.preempts

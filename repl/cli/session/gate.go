@@ -10,8 +10,10 @@ import (
 type Gate interface {
 	// Turn waits until the command args of session name may be sent, or
 	// ctx ends. release is called once the command's reply (or error)
-	// came back: the turn is over.
-	Turn(ctx context.Context, name string, args []string) (release func(), err error)
+	// came back, with its event: the turn is over, and the gate may tell
+	// from the answer what the command did (a poll that got the same
+	// answer again, say).
+	Turn(ctx context.Context, name string, args []string) (release func(Event), err error)
 }
 
 // GateMiddleware makes each command wait for its turn at g. Install it
@@ -29,8 +31,10 @@ func GateMiddleware(g Gate) Middleware {
 			if err != nil {
 				return Event{Args: args, Err: err, Start: start, End: Now(ctx)}, err
 			}
-			defer release()
-			return next(ctx, c, args)
+			var e Event
+			defer func() { release(e) }() // deferred: a turn ends however the command does
+			e, err = next(ctx, c, args)
+			return e, err
 		}
 	}
 }

@@ -24,7 +24,7 @@ type turns struct {
 
 func newTurns(order ...string) *turns { return &turns{order: order, moved: make(chan struct{})} }
 
-func (g *turns) Turn(ctx context.Context, name string, _ []string) (func(), error) {
+func (g *turns) Turn(ctx context.Context, name string, _ []string) (func(Event), error) {
 	for {
 		g.mu.Lock()
 		if !g.busy && len(g.order) > 0 && g.order[0] == name {
@@ -42,7 +42,7 @@ func (g *turns) Turn(ctx context.Context, name string, _ []string) (func(), erro
 	}
 }
 
-func (g *turns) release() {
+func (g *turns) release(Event) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.busy = false
@@ -88,7 +88,7 @@ func TestGateOrder(t *testing.T) {
 // shut is a Gate that gives no one a turn.
 type shut struct{}
 
-func (shut) Turn(ctx context.Context, _ string, _ []string) (func(), error) {
+func (shut) Turn(ctx context.Context, _ string, _ []string) (func(Event), error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }

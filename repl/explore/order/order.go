@@ -4,11 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/explore/poll"
 	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/shellquote"
 )
 
 // Gate lets the sessions' commands go in the order of its steps.
@@ -18,36 +22,44 @@ type Gate struct {
 	tell  io.Writer     // where giving the order up is said
 
 	mu      sync.Mutex
-	next    int           // the step whose turn it is
-	busy    bool          // a step has gone and its reply has not come back
-	changed chan struct{} // closed (and replaced) whenever next or busy changes
-	broken  bool          // the order was given up
+	next    int                    // the step whose turn it is
+	busy    bool                   // a step has gone and its reply has not come back
+	changed chan struct{}          // closed (and replaced) whenever next or busy changes
+	broken  bool                   // the order was given up
+	last    map[string]poll.Answer // each session's last command, and its answer
+	polling bool                   // the step whose turn it is has polled: a repeat went, no step yet
 }
 
 // New is a gate for steps (session names, one per command) that gives up
 // the order when a session has waited wait for its turn, and says so on
 // tell.
 func New(steps []string, wait time.Duration, tell io.Writer) *Gate {
-	return &Gate{steps: steps, wait: wait, tell: tell, changed: make(chan struct{})}
+	return &Gate{steps: steps, wait: wait, tell: tell, changed: make(chan struct{}), last: map[string]poll.Answer{}}
 }
 
 // Turn waits until the schedule's next step is name's and the step before
-// it is over. When the order cannot be kept (the step whose turn it is
-// did not come within the wait), it says so once, and from then on every
+// it is over. When the order cannot be kept (no step came within the
+// wait: the session whose turn it is sent nothing, or polled all along for
+// an answer that did not change), it says so once, and from then on every
 // command goes freely, this one first.
-func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(), error) {
+func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(session.Event), error) {
 	timer := time.NewTimer(g.wait)
 	defer timer.Stop()
+	step := -1
 	for {
 		g.mu.Lock()
+		if step >= 0 && step != g.next {
+			timer.Reset(g.wait) // a step went: the wait starts again
+		}
+		step = g.next
 		if g.broken || g.next >= len(g.steps) {
 			g.mu.Unlock()
-			return func() {}, nil
+			return func(session.Event) {}, nil
 		}
 		if !g.busy && g.steps[g.next] == name {
 			g.busy = true
 			g.mu.Unlock()
-			return g.release, nil
+			return func(e session.Event) { g.release(name, args, e) }, nil
 		}
 		changed := g.changed
 		g.mu.Unlock()
@@ -61,12 +73,22 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(), er
 	}
 }
 
-// release ends the step that went.
-func (g *Gate) release() {
+// release ends the turn of name's command args, answered as e: the step
+// is over, unless the command was a poll's repeat (package poll), which
+// spends no step: the turn stays name's, and the poll goes on until its
+// answer changes or name sends something else. So the order waits for
+// what the server shows (a key expiring, a value changing), however many
+// times a session polls for it.
+func (g *Gate) release(name string, args []string, e session.Event) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	now := poll.Of(args, e)
+	g.polling = poll.Repeats(g.last[name], now)
+	if !g.polling {
+		g.next++
+	}
+	g.last[name] = now
 	g.busy = false
-	g.next++
 	g.signal()
 }
 
@@ -80,9 +102,13 @@ func (g *Gate) giveUp(name string) {
 	}
 	g.broken = true
 	g.signal()
-	fmt.Fprintf(g.tell, "locklab: the schedule did not replay: step %d is %s's, which sent nothing for %v while %s waited;"+
-		" from here the sessions go in any order (the script may poll a different number of times, or read the clock)\n",
-		g.next+1, g.steps[g.next], g.wait, name)
+	did := "sent nothing"
+	if g.polling {
+		did = "polled with the same answer" // the server did not show the change the schedule waits for
+	}
+	fmt.Fprintf(g.tell, "locklab: the schedule did not replay: step %d is %s's, which %s for %v while %s waited;"+
+		" from here the sessions go in any order (the script may take another path here: a clock it reads, a poll that gave up)\n",
+		g.next+1, shellquote.Word(g.steps[g.next]), did, g.wait, shellquote.Word(name))
 }
 
 // signal wakes every waiting session (g.mu held).
@@ -92,14 +118,15 @@ func (g *Gate) signal() {
 }
 
 // Usage is the schedule word's syntax.
-const Usage = "schedule [--wait DUR] SESSION ..."
+const Usage = "schedule [--wait DUR] [--] SESSION ..."
 
 // DefaultWait is how long a session waits for its turn before the order
 // is given up.
 const DefaultWait = 10 * time.Second
 
-// Parse reads `schedule [--wait DUR] SESSION ...` (args without the
-// word): the steps' sessions and the wait.
+// Parse reads `schedule [--wait DUR] [--] SESSION ...` (args without the
+// word): the steps' sessions and the wait. After `--` every word is a
+// session, one named `-b` too.
 func Parse(args []string) (steps []string, wait time.Duration, err error) {
 	wait = DefaultWait
 	if len(args) >= 2 && args[0] == "--wait" {
@@ -111,13 +138,24 @@ func Parse(args []string) (steps []string, wait time.Duration, err error) {
 		}
 		args = args[2:]
 	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }); i >= 0 {
+		return nil, 0, fmt.Errorf("%s: not a session (the one option is --wait DUR, first; -- before a session named -x)", args[i])
+	}
 	if len(args) == 0 {
 		return nil, 0, fmt.Errorf("no steps: name the session of each command, in order")
 	}
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			return nil, 0, fmt.Errorf("%s: not a session (the one option is --wait DUR, first)", a)
-		}
-	}
 	return args, wait, nil
+}
+
+// Line is the schedule word's line for steps (the session of each step):
+// each name quoted as the shell reads it back, and `--` first when one
+// would read as an option.
+func Line(steps []string) string {
+	words := []string{"schedule"}
+	if slices.ContainsFunc(steps, func(s string) bool { return strings.HasPrefix(s, "-") }) {
+		words = append(words, "--")
+	}
+	return shellquote.Line(append(words, steps...)...)
 }

@@ -8,6 +8,14 @@
 // waits until something else happened. A schedule that cannot go on is
 // stopped with a StuckError. Package explore runs one Sched per schedule.
 //
+// Its gate hears every command's reply: a command that repeats its
+// session's last one for the same answer, one that changed nothing
+// (package poll), is a poll's repeat, taken into the step it repeats
+// (Ran.Schedule, Step.Repeats): a poll is one step of a schedule as the
+// report and a saved schedule name it. Every send still goes through
+// the gate, as a choice point when another command could go instead,
+// and is one of Ran.Steps.
+//
 // Which command goes is the choice, and a Strategy's: the scheduler
 // replays the Plan's prefix of choices, and at every turn asks the
 // schedule's Chooser which of the waiting commands may go (Enabled) and,

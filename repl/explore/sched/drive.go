@@ -117,8 +117,11 @@ func (s *Sched) turn() bool {
 	s.countPreemption(opts, c)
 	s.last, s.moved, s.lastName, s.lastArgs = c.Step(), false, c.Session, c.Args
 	s.steps = append(s.steps, s.last)
-	s.inflight = append(s.inflight, s.last)
-	s.grant(&s.turns, slices.IndexFunc(s.turns, func(t *ticket) bool { return &t.Cmd == c }))
+	s.sched = append(s.sched, Step{Session: c.Session, Line: c.Line})
+	s.inflight = append(s.inflight, c)
+	i := slices.IndexFunc(s.turns, func(t *ticket) bool { return &t.Cmd == c })
+	s.turns[i].at = len(s.sched) - 1
+	s.grant(&s.turns, i)
 	return true
 }
 

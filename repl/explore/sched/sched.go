@@ -50,19 +50,21 @@ type Sched struct {
 	waiters  int       // shells waiting for their jobs
 	finished bool      // the script's Run returned
 	err      error     // why the schedule was stopped (a *StuckError)
-	inflight []string  // the commands let go whose reply has not come back
+	inflight []*Cmd    // the commands let go whose reply has not come back
 	last     string    // the last step ("session command")
 	moved    bool      // virtual time moved since the last step
 	diverged bool      // the replayed prefix did not fit the run (nondeterminism)
 	seq      int
-	choices  []Choice        // every choice point met, and what was picked
-	steps    []string        // the commands, in the order they went
-	can      []*Cmd          // the commands that could go at this turn (reused)
-	lastName string          // the session of the last step
-	lastArgs []string        // and its command's words
-	preempts int             // steps that took the turn from a session that could go on
-	wakes    int             // sleepers woken since the last step
-	scripts  commute.Scripts // the scripts loaded so far, by SHA1
+	choices  []Choice          // every choice point met, and what was picked
+	steps    []string          // the commands, in the order they went (every send)
+	sched    []Step            // the steps as a schedule names them: a poll is one
+	answers  map[string]answer // each session's last command, and its reply
+	can      []*Cmd            // the commands that could go at this turn (reused)
+	lastName string            // the session of the last step
+	lastArgs []string          // and its command's words
+	preempts int               // steps that took the turn from a session that could go on
+	wakes    int               // sleepers woken since the last step
+	scripts  commute.Scripts   // the scripts loaded so far, by SHA1
 }
 
 // ticket is a goroutine waiting for the scheduler: a session's command
@@ -71,6 +73,7 @@ type ticket struct {
 	Cmd
 	deadline time.Time // sleepers only
 	seq      int
+	at       int // the step a command went as (an index into Sched.sched)
 	ok       chan struct{}
 }
 
@@ -89,7 +92,7 @@ var (
 // New makes the scheduler of one schedule; the script's own
 // goroutine counts as active from the start.
 func New(v *clock.Virtual, p Plan) *Sched {
-	s := &Sched{v: v, prefix: p.Prefix, chooser: p.Chooser, active: 1, scripts: map[string]string{}}
+	s := &Sched{v: v, prefix: p.Prefix, chooser: p.Chooser, active: 1, scripts: map[string]string{}, answers: map[string]answer{}}
 	if s.chooser == nil {
 		s.chooser = first{}
 	}
@@ -118,14 +121,14 @@ func (s *Sched) Sleep(ctx context.Context, d time.Duration) error {
 	return s.block(ctx, &s.sleepers, t)
 }
 
-// Turn waits until the scheduler picks this command.
-func (s *Sched) Turn(ctx context.Context, name string, args []string) (func(), error) {
+// Turn waits until the scheduler picks this command; its release takes
+// the command's reply (a poll's repeat is told by it).
+func (s *Sched) Turn(ctx context.Context, name string, args []string) (func(session.Event), error) {
 	t := &ticket{Cmd: Cmd{Session: name, Line: strings.Join(args, " "), Args: args, Access: s.access(args)}}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
 	}
-	step := t.Step()
-	return func() { s.replied(step) }, nil // the session stays active until it waits again
+	return func(e session.Event) { s.replied(t, e) }, nil // the session stays active until it waits again
 }
 
 // access is what a command touches; it keeps the body of a script the
@@ -139,13 +142,15 @@ func (s *Sched) access(args []string) commute.Access {
 	return commute.Of(args, s.scripts)
 }
 
-// replied takes a command whose reply came back off the in-flight list.
-func (s *Sched) replied(step string) {
+// replied takes a command whose reply came back off the in-flight list,
+// and records its reply (see answered).
+func (s *Sched) replied(t *ticket, e session.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i := slices.Index(s.inflight, step); i >= 0 {
+	if i := slices.Index(s.inflight, &t.Cmd); i >= 0 {
 		s.inflight = slices.Delete(s.inflight, i, i+1)
 	}
+	s.answered(&t.Cmd, t.at, e)
 }
 
 // block puts t on list and waits until the scheduler lets it go (it
@@ -185,7 +190,8 @@ func (s *Sched) leave(ctx context.Context, list *[]*ticket, t *ticket) error {
 // Ran is what a schedule did.
 type Ran struct {
 	Choices  []Choice // every choice point met, and what was picked
-	Steps    []string // the commands, in the order they went ("session command")
+	Steps    []string // every command sent, in the order they went ("session command")
+	Schedule []Step   // the same as a schedule's steps: a poll's repeats are one step
 	Diverged bool     // the prefix did not fit the run (a choice past its options)
 	Preempts int      // steps that took the turn from a session that could go on
 }
@@ -194,5 +200,5 @@ type Ran struct {
 func (s *Sched) Ran() Ran {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Ran{Choices: s.choices, Steps: s.steps, Diverged: s.diverged, Preempts: s.preempts}
+	return Ran{Choices: s.choices, Steps: s.steps, Schedule: slices.Clone(s.sched), Diverged: s.diverged, Preempts: s.preempts}
 }

@@ -24,7 +24,8 @@ import (
 // tests compute on their own, by brute force.
 
 // lab is a fake script: each session's actions, in order, one job per
-// session. An action is a Redis command ("SET x 1") or "sleep 1s".
+// session. An action is a Redis command ("SET x 1"), "sleep 1s", or a
+// poll (see act in poll_test.go).
 type lab map[string][]string
 
 // t0 is where every fake schedule's virtual time starts.
@@ -45,6 +46,7 @@ func run(t *testing.T, l lab, p Plan) result {
 	t.Helper()
 	v := clock.NewVirtual(t0)
 	s := New(v, p)
+	srv := newFakeServer(v)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	driven := make(chan error, 1)
@@ -64,21 +66,9 @@ func run(t *testing.T, l lab, p Plan) result {
 			defer s.JobEnded() // before Done: the script goes on only once the job is over
 			s.JobBegins(ctx, name)
 			for _, a := range l[name] {
-				if d, ok := strings.CutPrefix(a, "sleep "); ok {
-					dur, err := time.ParseDuration(d)
-					if err != nil {
-						panic(err)
-					}
-					if s.Sleep(ctx, dur) != nil {
-						return
-					}
-					continue
-				}
-				release, err := s.Turn(ctx, name, strings.Fields(a))
-				if err != nil {
+				if !act(ctx, s, srv, name, a) {
 					return
 				}
-				release()
 			}
 		}()
 	}

@@ -56,8 +56,8 @@ func (s *Sched) stalled() *StuckError {
 		return &StuckError{Step: len(s.steps), What: "local work between steps",
 			Why: fmt.Sprintf("it waits on the wall clock: %s with no command and no sleep", StallAfter)}
 	}
-	what := strings.Join(s.inflight, ", ")
-	if c, _ := commands.Lookup(strings.Fields(s.inflight[0])[1:]); c != nil && c.Is(commands.FlagBlocking) {
+	what := strings.Join(stepsOf(s.inflight), ", ")
+	if c, _ := commands.Lookup(s.inflight[0].Args); c != nil && c.Is(commands.FlagBlocking) {
 		why += "; a blocking command waits in real time on the embedded Redis, and for ever with timeout 0"
 	}
 	return &StuckError{Step: len(s.steps), What: what, Why: why}
