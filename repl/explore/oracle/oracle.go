@@ -134,7 +134,7 @@ func (d *Divergence) Error() string {
 		fmt.Fprintf(&b, "\n  %s: the checker believes %s; the server holds %s", x.Key, x.Checker, x.Server)
 	}
 	b.WriteString("\nthe schedule so far")
-	if d.Choices != nil {
+	if len(d.Choices) > 0 {
 		fmt.Fprintf(&b, " (choices %s)", joinInts(d.Choices))
 	}
 	b.WriteString(":")

@@ -1,0 +1,215 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/locklab/locklab/repl/explore/oracle"
+	"github.com/locklab/locklab/repl/explore/oracle/labgen"
+)
+
+// judgedToday are the operations a plain `go test` draws generated labs
+// from: all but those the checker of today cannot judge (issue 21's
+// state-based judge is to), each of which makes it diverge from the
+// server within a few hundred labs (shrunk examples in the comments):
+//
+//   - SET without NX, SET XX, SET GET, GETDEL, GETEX, EXPIRE, PEXPIRE,
+//     PERSIST, RENAME, FLUSHDB: it does not see what they do to a lock
+//     (`SET lock:b t-bob GET EX 2` on a free lock: it believes no lock);
+//   - the compare-and-PEXPIRE (EVAL extend, the extend macro) when it does
+//     not lengthen the lock: `SET lock:b t-bob NX PX 300` then extend to
+//     300 ms, and it believes the lock released; extended by another
+//     session to 10 ms, it believes the old deadline;
+//   - RPUSH onto a slot before a session checked it: `@alice RPUSH room:b
+//     alice`, then `@bob LLEN room:b`, and it counts 0 bookings of 1;
+//   - a compare-and-delete with another session's token (Strangers):
+//     `SET lock:b t-alice NX PX 10`, then the release with t-carol, and it
+//     believes alice's lock released while the server keeps it.
+//
+// Once the judge lands, this list goes and the test draws from
+// labgen.AllOps (what -oracle.all does today).
+var judgedToday = []labgen.Op{labgen.SetNX, labgen.Del, labgen.Unlink, labgen.EvalRelease,
+	labgen.Book, labgen.BookLocked, labgen.ReleaseM, labgen.Sleep, labgen.LLen}
+
+var (
+	oracleAll   = flag.Bool("oracle.all", false, "generated labs draw from every operation (labgen.AllOps), not only those judged today")
+	oracleLabs  = flag.Int("oracle.labs", 0, "how many generated labs TestOracleGenerated explores (0: 1,000; 100 with -short or -race)")
+	oracleFirst = flag.Uint64("oracle.seed", 1, "the first generated lab's seed")
+)
+
+// oracleOps are the operations generated labs draw from.
+func oracleOps() []labgen.Op {
+	if *oracleAll {
+		return labgen.AllOps
+	}
+	return judgedToday
+}
+
+// divergesToday are the shipped scripts on which the oracle finds the
+// checker wrong today, and where: the state-based judge (issue 21) is to
+// fix them. The test fails when one of them stops diverging, so that
+// this list shrinks with the judge.
+var divergesToday = map[string]string{
+	"eval-release": "lock:mine: the checker believes no lock", // a compare-and-delete with a wrong token: the holder's lock kept, believed released
+	"fencing":      "lock:room:2pm:fence: the checker believes no lock", // INCR of the fencing counter, a key named lock:...
+}
+
+// TestOracleShipped explores every shipped script that explore accepts
+// with the oracle on, every order (raw, as bounded by default; lower with
+// -short): after every step the checker believes what the server holds.
+func TestOracleShipped(t *testing.T) {
+	o := Options{Raw: true, Oracle: true}
+	if testing.Short() || raceOn {
+		o.Bound = Bound{Steps: 3000}
+	}
+	for name, want := range shipped {
+		if want.refused != "" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			_, err := Explore(context.Background(), script(t, "../../scripts/"+name+".lab"), o)
+			var d *oracle.Divergence
+			known, diverges := divergesToday[name]
+			switch {
+			case diverges && errors.As(err, &d) && containsDiff(d, known):
+				t.Logf("diverges, as known today:\n%v", err)
+			case diverges && err == nil:
+				t.Errorf("no divergence any more (%q was known): take %s off divergesToday", known, name)
+			case err != nil:
+				t.Errorf("%v", err)
+			}
+		})
+	}
+}
+
+func containsDiff(d *oracle.Divergence, want string) bool {
+	for _, x := range d.Diffs {
+		if fmt.Sprintf("%s: the checker believes %s", x.Key, x.Checker)[:len(want)] == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestOracleGenerated explores 1,000 generated labs (100 with -short or
+// -race), each in every order (reduced: orders that differ only in steps
+// on different keys are one), with the oracle on. A divergence fails the
+// test with the lab shrunk to its smallest, printed as a .lab.
+func TestOracleGenerated(t *testing.T) {
+	n := *oracleLabs
+	if n == 0 {
+		n = 1000
+		if testing.Short() || raceOn {
+			n = 100
+		}
+	}
+	var stats oracleStats
+	seeds := make(chan uint64)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) { // each lab's search on one worker, the labs side by side
+		wg.Go(func() {
+			for seed := range seeds {
+				if msg := stats.check(seed, oracleOps()); msg != "" {
+					t.Error(msg)
+				}
+			}
+		})
+	}
+	for seed := *oracleFirst; seed < *oracleFirst+uint64(n); seed++ {
+		seeds <- seed
+	}
+	close(seeds)
+	wg.Wait()
+	t.Logf("%d labs, %d schedules, %d steps compared; %d divergences; %d searches bounded", stats.labs, stats.schedules, stats.steps, stats.divergences, stats.bounded)
+}
+
+// FuzzOracle explores the generated lab of each seed with the oracle on.
+// Its seed corpus is testdata/fuzz/FuzzOracle.
+func FuzzOracle(f *testing.F) {
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		var stats oracleStats
+		if msg := stats.check(seed, oracleOps()); msg != "" {
+			t.Error(msg)
+		}
+	})
+}
+
+// oracleStats counts what the oracle checked. It is safe for
+// concurrent use.
+type oracleStats struct {
+	mu                                           sync.Mutex
+	labs, schedules, steps, divergences, bounded int
+}
+
+// count adds one lab's search.
+func (s *oracleStats) count(r *Result, diverged bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.labs++
+	if r != nil {
+		s.schedules, s.steps = s.schedules+r.Schedules+r.Cut, s.steps+r.Steps
+		if !r.Complete {
+			s.bounded++
+		}
+	}
+	if diverged {
+		s.divergences++
+	}
+}
+
+// check explores seed's lab with the oracle on; "" when the checker never
+// diverged from the server, else the shrunk lab and its divergence.
+func (s *oracleStats) check(seed uint64, ops []labgen.Op) string {
+	lab := labgen.Generate(seed, labgen.Config{Ops: ops})
+	r, err := exploreLab(lab)
+	var d *oracle.Divergence
+	diverged := errors.As(err, &d)
+	s.count(r, diverged)
+	if !diverged {
+		if err != nil {
+			return fmt.Sprintf("seed %d: %v\n%s", seed, err, lab.Text())
+		}
+		return ""
+	}
+	small := labgen.Shrink(lab, func(l labgen.Lab) bool {
+		_, err := exploreLab(l)
+		return errors.As(err, &d)
+	})
+	_, err = exploreLab(small)
+	return fmt.Sprintf("seed %d: the checker diverged from the server; the lab, shrunk from %d lines to %d:\n%s\n%v",
+		seed, lab.Lines(), small.Lines(), small.Text(), err)
+}
+
+// exploreLab explores lab's every order with the oracle on.
+func exploreLab(lab labgen.Lab) (*Result, error) {
+	sc := Script{Name: fmt.Sprintf("seed-%d.lab", lab.Seed), Text: lab.Text(), Dir: "."}
+	return Explore(context.Background(), sc, Options{Oracle: true, Workers: 1})
+}
+
+// BenchmarkOracle explores the same 20 generated labs per op, with the
+// oracle off and on: labs/s and steps/s, and what the oracle adds.
+func BenchmarkOracle(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("oracle=%v", on), func(b *testing.B) {
+			steps, labs := 0, 0
+			for b.Loop() {
+				for seed := uint64(1); seed <= 20; seed++ {
+					lab := labgen.Generate(seed, labgen.Config{Ops: oracleOps()})
+					sc := Script{Name: "bench.lab", Text: lab.Text(), Dir: "."}
+					r, err := Explore(context.Background(), sc, Options{Oracle: on, Workers: 1})
+					if err != nil {
+						b.Fatalf("seed %d: %v", seed, err)
+					}
+					steps, labs = steps+r.Steps, labs+1
+				}
+			}
+			b.ReportMetric(float64(labs)/b.Elapsed().Seconds(), "labs/s")
+			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+		})
+	}
+}
