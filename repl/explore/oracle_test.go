@@ -55,7 +55,7 @@ func oracleOps() []labgen.Op {
 // fix them. The test fails when one of them stops diverging, so that
 // this list shrinks with the judge.
 var divergesToday = map[string]string{
-	"eval-release": "lock:mine: the checker believes no lock", // a compare-and-delete with a wrong token: the holder's lock kept, believed released
+	"eval-release": "lock:mine: the checker believes no lock",           // a compare-and-delete with a wrong token: the holder's lock kept, believed released
 	"fencing":      "lock:room:2pm:fence: the checker believes no lock", // INCR of the fencing counter, a key named lock:...
 }
 

@@ -12,23 +12,23 @@ type Op string
 
 // The operations, by what they do to a lock key or a slot.
 const (
-	SetNX       Op = "SET NX"      // SET lock TOKEN NX PX ttl (with GET sometimes)
-	Set         Op = "SET"         // SET lock TOKEN [PX ttl]: no NX
-	SetXX       Op = "SET XX"      // SET lock TOKEN XX [PX ttl]
-	SetGet      Op = "SET GET"     // SET lock TOKEN GET [PX ttl]
-	Del         Op = "DEL"         // DEL lock
-	Unlink      Op = "UNLINK"      // UNLINK lock
-	GetDel      Op = "GETDEL"      // GETDEL lock
-	GetEx       Op = "GETEX"       // GETEX lock PX ttl | PERSIST
-	Expire      Op = "EXPIRE"      // EXPIRE lock 1
-	PExpire     Op = "PEXPIRE"     // PEXPIRE lock ms
-	Persist     Op = "PERSIST"     // PERSIST lock
-	Rename      Op = "RENAME"      // RENAME lock other-lock
-	FlushDB     Op = "FLUSHDB"     // FLUSHDB
+	SetNX       Op = "SET NX"       // SET lock TOKEN NX PX ttl (with GET sometimes)
+	Set         Op = "SET"          // SET lock TOKEN [PX ttl]: no NX
+	SetXX       Op = "SET XX"       // SET lock TOKEN XX [PX ttl]
+	SetGet      Op = "SET GET"      // SET lock TOKEN GET [PX ttl]
+	Del         Op = "DEL"          // DEL lock
+	Unlink      Op = "UNLINK"       // UNLINK lock
+	GetDel      Op = "GETDEL"       // GETDEL lock
+	GetEx       Op = "GETEX"        // GETEX lock PX ttl | PERSIST
+	Expire      Op = "EXPIRE"       // EXPIRE lock 1
+	PExpire     Op = "PEXPIRE"      // PEXPIRE lock ms
+	Persist     Op = "PERSIST"      // PERSIST lock
+	Rename      Op = "RENAME"       // RENAME lock other-lock
+	FlushDB     Op = "FLUSHDB"      // FLUSHDB
 	EvalRelease Op = "EVAL release" // EVAL compare-and-delete
 	EvalExtend  Op = "EVAL extend"  // EVAL compare-and-PEXPIRE
-	Book        Op = "book"        // the macro: LLEN, work, RPUSH
-	BookLocked  Op = "book-locked" // the macro, with its options
+	Book        Op = "book"         // the macro: LLEN, work, RPUSH
+	BookLocked  Op = "book-locked"  // the macro, with its options
 	ReleaseM    Op = "eval-release"
 	ExtendM     Op = "extend"
 	Sleep       Op = "sleep"
