@@ -150,7 +150,7 @@ func TestOracleGenerated(t *testing.T) {
 	for range runtime.GOMAXPROCS(0) { // each lab's search on one worker, the labs side by side
 		wg.Go(func() {
 			for seed := range seeds {
-				if msg := stats.check(seed, oracleOps()); msg != "" {
+				if msg := stats.check(seed, oracleOps(), Bound{}); msg != "" {
 					t.Error(msg)
 				}
 			}
@@ -164,12 +164,14 @@ func TestOracleGenerated(t *testing.T) {
 	t.Logf("%d labs, %d schedules, %d steps compared; %d divergences; %d searches bounded", stats.labs, stats.schedules, stats.steps, stats.divergences, stats.bounded)
 }
 
-// FuzzOracle explores the generated lab of each seed with the oracle on.
-// Its seed corpus is testdata/fuzz/FuzzOracle.
+// FuzzOracle explores the generated lab of each seed with the oracle on,
+// bounded at 3,000 steps a lab: the fuzzer takes an input that runs for
+// 10 s as hung, and the biggest labs take 26,000 steps (8 s on a loaded
+// machine). Its seed corpus is testdata/fuzz/FuzzOracle.
 func FuzzOracle(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64) {
 		var stats oracleStats
-		if msg := stats.check(seed, oracleOps()); msg != "" {
+		if msg := stats.check(seed, oracleOps(), Bound{Steps: 3000}); msg != "" {
 			t.Error(msg)
 		}
 	})
@@ -200,9 +202,9 @@ func (s *oracleStats) count(r *Result, diverged bool) {
 
 // check explores seed's lab with the oracle on; "" when the checker never
 // diverged from the server, else the shrunk lab and its divergence.
-func (s *oracleStats) check(seed uint64, ops []labgen.Op) string {
+func (s *oracleStats) check(seed uint64, ops []labgen.Op, b Bound) string {
 	lab := labgen.Generate(seed, labgen.Config{Ops: ops})
-	r, err := exploreLab(lab)
+	r, err := exploreLab(lab, b)
 	var d *oracle.Divergence
 	diverged := errors.As(err, &d)
 	s.count(r, diverged)
@@ -213,18 +215,19 @@ func (s *oracleStats) check(seed uint64, ops []labgen.Op) string {
 		return ""
 	}
 	small := labgen.Shrink(lab, func(l labgen.Lab) bool {
-		_, err := exploreLab(l)
+		_, err := exploreLab(l, b)
 		return errors.As(err, &d)
 	})
-	_, err = exploreLab(small)
+	_, err = exploreLab(small, b)
 	return fmt.Sprintf("seed %d: the checker diverged from the server; the lab, shrunk from %d lines to %d:\n%s\n%v",
 		seed, lab.Lines(), small.Lines(), small.Text(), err)
 }
 
-// exploreLab explores lab's every order with the oracle on.
-func exploreLab(lab labgen.Lab) (*Result, error) {
+// exploreLab explores lab's every order with the oracle on, within b
+// (zero: the default bound).
+func exploreLab(lab labgen.Lab, b Bound) (*Result, error) {
 	sc := Script{Name: fmt.Sprintf("seed-%d.lab", lab.Seed), Text: lab.Text(), Dir: "."}
-	return Explore(context.Background(), sc, Options{Oracle: true, Workers: 1})
+	return Explore(context.Background(), sc, Options{Bound: b, Oracle: true, Workers: 1})
 }
 
 // BenchmarkOracle explores the same 20 generated labs per op, with the
