@@ -6,7 +6,8 @@
 // command can go, virtual time moves to the next sleeper's deadline. A
 // read-only command that would only repeat its session's last step
 // waits until something else happened. A schedule that cannot go on is
-// stopped with a StuckError. Package explore runs one Sched per schedule.
+// stopped with a StuckError. Package explore runs one Sched per schedule;
+// Between gives it a function to run after each step (explore's oracle).
 //
 // Which command goes is the choice, and a Strategy's: the scheduler
 // replays the Plan's prefix of choices, and at every turn asks the
