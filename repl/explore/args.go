@@ -17,7 +17,7 @@ import (
 )
 
 // Usage is the explore command's syntax.
-const Usage = "explore [--property KIND,...] [--no-reduce] [--preemptions K] [--random N | --walk N [--seed S]] [--max-schedules N] [--max-steps N]" +
+const Usage = "explore [--property KIND,...] [--oracle] [--no-reduce] [--preemptions K] [--random N | --walk N [--seed S]] [--max-schedules N] [--max-steps N]" +
 	" [--replay N | --choices 0,1,1] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
 
 // Command is `locklab explore` with its flags read.
@@ -75,6 +75,7 @@ func ParseFlags(args []string) (Command, error) {
 	fs.StringVar(&choices, "choices", "", "")
 	fs.StringVar(&c.Save, "save", "", "")
 	fs.StringVar(&c.Property, "property", "", "")
+	fs.BoolVar(&c.Oracle, "oracle", false, "")
 	fs.BoolVar(&c.JSON, "json", false, "")
 	fs.BoolVar(&c.Picture.Draw, "timeline", false, "")
 	fs.StringVar(&c.Picture.SVG, "svg", "", "")

@@ -30,4 +30,9 @@
 // printed as an ordinary annotated transcript, and can be saved as a lab
 // script whose `schedule` line forces its order on any server (package
 // order).
+//
+// With Options.Oracle (--oracle), each schedule's scheduler runs package
+// oracle between its steps (sched.Between): what the checker believes the
+// server holds, against what the embedded server really holds, read
+// directly. The first difference stops the search (an *oracle.Divergence).
 package explore

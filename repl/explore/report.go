@@ -57,6 +57,9 @@ func (r *Result) Summary() string {
 // which it returns (nil when none failed).
 func (r *Result) Report(ctx context.Context, w io.Writer, sc Script, draw int) (*Schedule, error) {
 	fmt.Fprintln(w, r.Summary())
+	if r.opts.Oracle {
+		fmt.Fprintf(w, "oracle: after each of %d steps, the checker believed what the server held\n", r.Steps)
+	}
 	r.failures(w)
 	s, err := r.Shortest(ctx, sc, draw)
 	if err != nil || s == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/explore/oracle"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
@@ -115,11 +116,17 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		return nil, err
 	}
 	defer sh.Close()
+	if p.oracle {
+		s.Between((&oracle.Oracle{Server: e, Checker: run, Now: s.Now}).Check)
+	}
 	status, err := runScript(ctx, s, sh, sc, len(p.Prefix) == 0 || p.picture)
 	if refused := refusal.err(); refused != nil {
 		return nil, refused // the search stops: no schedule of this script can run
 	}
 	ran := s.Ran()
+	if d := (*oracle.Divergence)(nil); errors.As(err, &d) {
+		d.Choices = picks(ran.Choices)
+	}
 	o := &outcome{choices: ran.Choices, steps: ran.Steps, schedule: ran.Schedule, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
 	if errors.Is(err, sched.ErrEquivalent) {
 		o.cut = true

@@ -62,6 +62,7 @@ type Options struct {
 	Strategy    sched.Strategy // the search, when its flag names it (nil: by the shorthands)
 	Color       bool           // replayed transcripts in colour (a terminal's)
 	Property    string         // what fails a schedule: bug kinds and "expect", comma-separated ("": any bug or failure)
+	Oracle      bool           // check the checker against the server after every step (package oracle)
 }
 
 // strategy is the search o chooses.
@@ -124,12 +125,13 @@ type plan struct {
 	picture bool // keep the run's timeline
 	draw    int  // and draw it this wide at the end of the transcript (0: not)
 	color   bool // a replay's transcript in colour
+	oracle  bool // check the checker after every step (Options.Oracle)
 }
 
 // plan is the plan of the schedule of the choice list prefix, in o's
 // search (a random search's: its samples' raw choices).
 func (o Options) plan(prefix []int) plan {
-	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}}
+	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}, oracle: o.Oracle}
 }
 
 // Result is what a search found.

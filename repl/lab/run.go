@@ -72,6 +72,10 @@ func (r *Run) AddExpectations(checked, failed int)     { r.rec.AddExpectations(c
 func (r *Run) AnyFailed() bool                         { return r.rec.AnyFailed() }
 func (r *Run) RedisErrors() int                        { return r.rec.RedisErrors() }
 
+// Believed is what the checker believes the server holds now: its lock
+// keys and slots (explore --oracle compares them with the server).
+func (r *Run) Believed() ([]check.LockBelief, []check.SlotBelief) { return r.rec.Believed() }
+
 // Verdict prints the verdict on the run so far to w (with notes on).
 func (r *Run) Verdict(ctx context.Context, w io.Writer, main *session.Session) {
 	r.tape.Found(recordedKinds(r.Printer.Judge(ctx, w, main)))

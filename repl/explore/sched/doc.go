@@ -6,7 +6,8 @@
 // command can go, virtual time moves to the next sleeper's deadline. A
 // read-only command that would only repeat its session's last step
 // waits until something else happened. A schedule that cannot go on is
-// stopped with a StuckError. Package explore runs one Sched per schedule.
+// stopped with a StuckError. Package explore runs one Sched per schedule;
+// Between gives it a function to run after each step (explore's oracle).
 //
 // Its gate hears every command's reply: a command that repeats its
 // session's last one for the same answer, one that changed nothing

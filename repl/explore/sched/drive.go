@@ -24,6 +24,7 @@ func (s *Sched) Drive(ctx context.Context) error {
 		for s.active > 0 && s.err == nil {
 			s.cond.Wait()
 		}
+		s.afterStep()
 		stepped := s.err == nil && s.step()
 		switch {
 		case s.err != nil:

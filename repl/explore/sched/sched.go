@@ -65,6 +65,7 @@ type Sched struct {
 	preempts int               // steps that took the turn from a session that could go on
 	wakes    int               // sleepers woken since the last step
 	scripts  commute.Scripts   // the scripts loaded so far, by SHA1
+	between  between           // what runs between steps (Between)
 }
 
 // ticket is a goroutine waiting for the scheduler: a session's command
