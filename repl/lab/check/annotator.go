@@ -196,6 +196,7 @@ func (a *Annotator) onSet(e Event) []Note {
 	}
 	notes := a.supersede(e, l)
 	a.hold(e, l, token, ttl)
+	a.tokens[token] = e.Session
 	text := Say("lock acquired: %s holds %s", e.Session, key)
 	if ttl > 0 {
 		text += Say(" for %s", secs(ttl))
@@ -219,7 +220,6 @@ func (a *Annotator) hold(e Event, l *lock, token string, ttl time.Duration) *hol
 			delete(l.waitingFor, s)
 		}
 	}
-	a.tokens[token] = e.Session
 	return h
 }
 

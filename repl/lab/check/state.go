@@ -26,10 +26,11 @@ import (
 // rule. The named handlers (SET ... NX, DEL, a compare-and-delete script,
 // the fencing script) word the same facts in the lesson's terms.
 
-// tolerance is how much two PTTLs of an untouched key may differ in one
-// transaction: none on a server that freezes its clock for a
-// transaction, a millisecond on one that does not.
-const tolerance = time.Millisecond
+// tolerance is how much two PTTLs of an untouched key may differ in e's
+// transaction: none on a server that freezes its clock for a transaction
+// (Redis), up to as long as the transaction took on one that does not
+// (the embedded Redis); a millisecond at least, PTTL's unit.
+func tolerance(e Event) time.Duration { return max(time.Millisecond, e.End.Sub(e.Start)) }
 
 // onStates applies the rule to every key e's probe read.
 func (a *Annotator) onStates(e Event) []Note {
@@ -92,6 +93,9 @@ func (a *Annotator) lockState(e Event, before, after KeyState) []Note {
 func (a *Annotator) wrote(e Event, l *lock, after KeyState) []Note {
 	notes := a.supersede(e, l)
 	ttl := max(after.PTTL, 0)
+	if _, known := a.tokens[after.Value]; !known {
+		a.tokens[after.Value] = e.Session // a value another session took stays its (a RENAME moves it)
+	}
 	a.hold(e, l, after.Value, ttl)
 	text := Say("lock acquired: %s holds %s", e.Session, l.key)
 	if ttl > 0 {
@@ -126,7 +130,7 @@ func (a *Annotator) ttlChanged(e Event, l *lock, before, after KeyState) []Note 
 	h := l.holdingOf(before.Value)
 	owner := a.tokens[before.Value]
 	switch {
-	case after.PTTL >= 0 && (before.PTTL < 0 || after.PTTL < before.PTTL-tolerance):
+	case after.PTTL >= 0 && (before.PTTL < 0 || after.PTTL < before.PTTL-tolerance(e)):
 		if h != nil {
 			h.expires, h.notBefore = e.End.Add(after.PTTL), e.Start.Add(after.PTTL)
 		}
@@ -141,7 +145,7 @@ func (a *Annotator) ttlChanged(e Event, l *lock, before, after KeyState) []Note 
 		}
 		text := Say("TAKEOVER: %s's %s cut %s on %s to %s; %s", e.Session, e.name(), a.whoseLock(before.Value), l.key, brief(after.PTTL), stillHad(owner, before.PTTL))
 		return []Note{a.finding(e.Session, Takeover, l.key, text)}
-	case after.PTTL > before.PTTL+tolerance && before.PTTL >= 0, after.PTTL < 0 && before.PTTL >= 0:
+	case after.PTTL > before.PTTL+tolerance(e) && before.PTTL >= 0, after.PTTL < 0 && before.PTTL >= 0:
 		return []Note{a.extended(e, l, before, after)}
 	}
 	return nil
