@@ -105,7 +105,7 @@ func (a *Annotator) Observe(e Event) []Note {
 	if e.End.After(a.last) {
 		a.last = e.End
 	}
-	if len(e.Args) == 0 || e.Reply.Err != "" {
+	if len(e.Args) == 0 || e.Reply.Err != "" || e.Reply.Queued {
 		return nil
 	}
 	e = e.inDB()

@@ -17,6 +17,9 @@ type Reply struct {
 	Str   string // a status or bulk string
 	Int   int64
 	IsInt bool
+	// Queued is set for the status QUEUED: a command queued in the
+	// user's own MULTI, which has not run yet (its EXEC is judged).
+	Queued bool
 }
 
 // OK reports whether the reply is the status OK.

@@ -101,7 +101,16 @@ func (a *Annotator) wrote(e Event, l *lock, after KeyState) []Note {
 	if ttl > 0 {
 		text += Say(" for %s", secs(ttl))
 	}
-	return append(notes, Note{e.Session, Good, text + Say(" (its %s wrote %s)", e.name(), after.Value)})
+	return append(notes, Note{e.Session, Good, text + a.how(e, after.Value)})
+}
+
+// how says how a value came to be in a key: written by e, or, when the
+// key could only be read after e (Event.Loose), found there just after.
+func (a *Annotator) how(e Event, value string) string {
+	if e.Loose {
+		return Say(" (%s, read just after its %s, not in the same step)", value, e.name())
+	}
+	return Say(" (its %s wrote %s)", e.name(), value)
 }
 
 // replaced is a live lock whose value e changed. Its holder's own

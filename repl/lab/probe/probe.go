@@ -208,7 +208,8 @@ func FlightOf(e session.Event) *Flight {
 // CheckEvent is e as the annotator reads it, with the key states the
 // probe attached, if any.
 func CheckEvent(e session.Event) check.Event {
-	r := check.Reply{Nil: e.Reply.Kind == resp.Nil, Str: e.Reply.Str, Int: e.Reply.Int, IsInt: e.Reply.Kind == resp.Int}
+	r := check.Reply{Nil: e.Reply.Kind == resp.Nil, Str: e.Reply.Str, Int: e.Reply.Int, IsInt: e.Reply.Kind == resp.Int,
+		Queued: e.Reply.Kind == resp.Status && e.Reply.Str == "QUEUED"}
 	if e.Reply.IsError() {
 		r.Err, r.Str = e.Reply.Str, ""
 	}
