@@ -93,6 +93,8 @@ type Annotator struct {
 	findings  []Finding
 	held      []heldLock // every acquisition, in order, for drawing (Holdings)
 	last      time.Time  // the latest reply of the run: as far as the events see
+	home      int        // the database of the run's first probed command (see Event.inDB)
+	homeSet   bool
 }
 
 // New makes an annotator for a run that began at start.
@@ -108,7 +110,10 @@ func (a *Annotator) Observe(e Event) []Note {
 	if len(e.Args) == 0 || e.Reply.Err != "" || e.Reply.Queued {
 		return nil
 	}
-	e = e.inDB()
+	if e.HasDB && !a.homeSet {
+		a.home, a.homeSet = e.DB, true
+	}
+	e = e.inDB(a.home)
 	switch e.name() {
 	case "SET", "SETNX":
 		if _, _, _, ok := lockargs.IsSetNX(e.Args); ok {

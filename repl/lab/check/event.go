@@ -42,14 +42,9 @@ type KeyState struct {
 // left or no expiry.
 func (s KeyState) live() bool { return s.Exists && !s.Slot && s.PTTL != 0 }
 
-// DBKey is how the notes name key on database db: as it is on database
-// 0, "lock:a (db 1)" on another (a key is its database and name).
-func DBKey(db int, key string) string {
-	if db == 0 {
-		return key
-	}
-	return fmt.Sprintf("%s (db %d)", key, db)
-}
+// DBKey is how the notes name key on database db, when that is not the
+// run's own: "lock:a (db 1)" (a key is its database and name).
+func DBKey(db int, key string) string { return fmt.Sprintf("%s (db %d)", key, db) }
 
 // Event is one command of the run.
 type Event struct {
@@ -64,14 +59,17 @@ type Event struct {
 	// command (the EXEC of a user's own MULTI, a blocking command): After
 	// was read just after it, not atomically with it.
 	Loose bool
-	// DB is the database the command ran on.
-	DB int
+	// DB is the database the command ran on, when the probe read its
+	// keys (HasDB).
+	DB    int
+	HasDB bool
 }
 
-// inDB is e with its keys named as on its database (DBKey): the lock
+// inDB is e with its keys named as on its database (DBKey) when that is
+// not home, the database of the run's first probed command: the lock
 // keys of database 1 are not those of database 0.
-func (e Event) inDB() Event {
-	if e.DB == 0 {
+func (e Event) inDB(home int) Event {
+	if !e.HasDB || e.DB == home {
 		return e
 	}
 	rename := func(states []KeyState) []KeyState {
