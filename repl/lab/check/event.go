@@ -59,6 +59,11 @@ type Event struct {
 	// command (the EXEC of a user's own MULTI, a blocking command): After
 	// was read just after it, not atomically with it.
 	Loose bool
+	// Window is how long the probe's transaction took, from sending it to
+	// its reply: a server that does not freeze its clock in a transaction
+	// (the embedded Redis) counts an untouched key's PTTL down by as much
+	// between the reads before and after.
+	Window time.Duration
 	// DB is the database the command ran on, when the probe read its
 	// keys (HasDB).
 	DB    int

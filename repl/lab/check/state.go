@@ -29,8 +29,9 @@ import (
 // tolerance is how much two PTTLs of an untouched key may differ in e's
 // transaction: none on a server that freezes its clock for a transaction
 // (Redis), up to as long as the transaction took on one that does not
-// (the embedded Redis); a millisecond at least, PTTL's unit.
-func tolerance(e Event) time.Duration { return max(time.Millisecond, e.End.Sub(e.Start)) }
+// (the embedded Redis: Event.Window); a millisecond at least, PTTL's
+// unit.
+func tolerance(e Event) time.Duration { return max(time.Millisecond, e.Window, e.End.Sub(e.Start)) }
 
 // onStates applies the rule to every key e's probe read.
 func (a *Annotator) onStates(e Event) []Note {

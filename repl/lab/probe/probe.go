@@ -214,7 +214,8 @@ func CheckEvent(e session.Event) check.Event {
 		r.Err, r.Str = e.Reply.Str, ""
 	}
 	states, _ := e.Probe.(States)
-	return check.Event{Session: e.Session, Args: e.Args, Reply: r, Start: e.Start, End: e.End, Before: states.Before, After: states.After, Loose: states.Loose, DB: states.DB, HasDB: e.Probe != nil}
+	return check.Event{Session: e.Session, Args: e.Args, Reply: r, Start: e.Start, End: e.End, Before: states.Before, After: states.After, Loose: states.Loose, DB: states.DB, HasDB: e.Probe != nil,
+		Window: e.End.Sub(e.Start)}
 }
 
 // after sends args through next, as they are, then reads the plan's keys
