@@ -10,7 +10,9 @@ import (
 // (see repl/lab/probe), not by its name. For a lock:
 //
 //   - a value appearing where there was none is an acquisition by the
-//     sender, whatever command wrote it;
+//     sender, whatever command wrote it, when it is a lock: the run took
+//     the key with SET ... NX before, or the value has a time to live
+//     (a counter under a lock:... name is not one);
 //   - a live lock that disappears, other than by its holder's own release
 //     or by expiry, was removed by the sender (WRONG-OWNER DEL, whatever
 //     the command: GETDEL, RENAME, MOVE, FLUSHDB, SWAPDB ...);
@@ -79,6 +81,9 @@ func (a *Annotator) lockState(e Event, before, after KeyState) []Note {
 	case !before.live() && !after.Exists:
 		return nil
 	case !before.live():
+		if !a.lockLike(after) {
+			return nil
+		}
 		return a.wrote(e, a.lockFor(after.Key), after)
 	case !after.Exists:
 		return a.release(e, a.lockFor(after.Key), before, false)
@@ -87,6 +92,17 @@ func (a *Annotator) lockState(e Event, before, after KeyState) []Note {
 		return append(a.replaced(e, l, before, after), a.wrote(e, l, after)...)
 	}
 	return a.ttlChanged(e, a.lockFor(after.Key), before, after)
+}
+
+// lockLike reports whether a value written in a lock key is a lock: the
+// run took that key with SET ... NX before, or the value was written with
+// a time to live. A counter kept under a lock:... name (a fencing
+// token's INCR) is neither.
+func (a *Annotator) lockLike(after KeyState) bool {
+	if l := a.locks[after.Key]; l != nil && (len(l.holdings) > 0 || len(l.tried) > 0) {
+		return true
+	}
+	return after.PTTL > 0
 }
 
 // wrote is a value appearing in a lock key (or replacing another): an
@@ -138,7 +154,10 @@ func (a *Annotator) replaced(e Event, l *lock, before, after KeyState) []Note {
 // changed: cut short, or given more.
 func (a *Annotator) ttlChanged(e Event, l *lock, before, after KeyState) []Note {
 	h := l.holdingOf(before.Value)
-	owner := a.tokens[before.Value]
+	owner, known := a.tokens[before.Value]
+	if !known {
+		return nil // a value no session of this run took as a lock: nobody's lock was cut
+	}
 	switch {
 	case after.PTTL >= 0 && (before.PTTL < 0 || after.PTTL < before.PTTL-tolerance(e)):
 		if h != nil {
