@@ -89,7 +89,9 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 		shareCPUs(target, os.Getenv("GOMAXPROCS") != "")
 	}
 	in.sessions = session.NewSet(target)
-	in.sessions.Use(probe.New().Middleware())
+	if o.Notes != "off" { // --no-notes stands in for redis-cli: nothing but the user's commands goes out
+		in.sessions.Use(probe.New().Middleware())
+	}
 	defer in.sessions.Close()
 	defer in.closeShells() // a failover lab's servers stop with locklab
 	return in.run(context.Background())

@@ -16,7 +16,11 @@ type holding struct {
 	// notBefore is the earliest the server can have expired it: its TTL
 	// counted from when the command was sent (expires counts from the
 	// reply). Events of concurrent sessions may be read out of order.
-	notBefore  time.Time
+	notBefore time.Time
+	// told is when its holder believes it expires: the TTL it was given,
+	// or gave itself; expires moves with what others do to the key (a
+	// PEXPIRE that cuts it), told does not (see belief).
+	told       time.Time
 	released   bool      // its holder released it (or tried to)
 	releasedAt time.Time // ... when
 	// believedUntil is when its holder's belief that it held the lock
@@ -25,6 +29,8 @@ type holding struct {
 	believedUntil time.Time
 	deletedBy     string // another session deleted it (a wrong-owner DEL)
 	deletedAt     time.Time
+	cutBy         string // another session cut its time to live (its holder was not told)
+	cutAt         time.Time
 	lostNoted     bool // "expired while still working" already said
 	superseded    bool // another session acquired the lock after this one (see outlived)
 	// lostInFailover is when a replica without this lock was promoted.
@@ -47,8 +53,8 @@ func (h *holding) release(t time.Time) {
 func (h *holding) stopBelieving(t time.Time) {
 	if h.believedUntil.IsZero() {
 		h.believedUntil = t
-		if !h.expires.IsZero() && h.expires.Before(t) {
-			h.believedUntil = h.expires
+		if told := h.toldExpiry(); !told.IsZero() && told.Before(t) {
+			h.believedUntil = told
 		}
 	}
 }
@@ -87,6 +93,8 @@ type Annotator struct {
 	findings  []Finding
 	held      []heldLock // every acquisition, in order, for drawing (Holdings)
 	last      time.Time  // the latest reply of the run: as far as the events see
+	home      int        // the database of the run's first probed command (see Event.inDB)
+	homeSet   bool
 }
 
 // New makes an annotator for a run that began at start.
@@ -99,12 +107,18 @@ func (a *Annotator) Observe(e Event) []Note {
 	if e.End.After(a.last) {
 		a.last = e.End
 	}
-	if len(e.Args) == 0 || e.Reply.Err != "" {
+	if len(e.Args) == 0 || e.Reply.Err != "" || e.Reply.Queued {
 		return nil
 	}
+	if e.HasDB && !a.homeSet {
+		a.home, a.homeSet = e.DB, true
+	}
+	e = e.inDB(a.home)
 	switch e.name() {
 	case "SET", "SETNX":
-		return a.onSet(e)
+		if _, _, _, ok := lockargs.IsSetNX(e.Args); ok {
+			return a.onSet(e)
+		}
 	case "DEL", "UNLINK":
 		return a.onDelete(e)
 	case "EVAL", "EVALSHA":
@@ -115,13 +129,13 @@ func (a *Annotator) Observe(e Event) []Note {
 	case "WAIT":
 		return a.onWait(e)
 	case "EXISTS", "GET":
-		return a.onRead(e)
+		return append(append(a.onRead(e), a.onHolderRead(e)...), a.onStates(e)...)
 	case "LLEN":
 		return a.onCheck(e)
 	case "RPUSH", "LPUSH":
-		return a.onBook(e)
+		return append(a.onBook(e), a.onStates(e)...)
 	}
-	return nil
+	return a.onStates(e)
 }
 
 // Sending is told of a command before it is sent: the token of a SET ...
@@ -182,15 +196,28 @@ func (a *Annotator) onSet(e Event) []Note {
 	case unknown:
 		return nil
 	}
-	notes := a.supersede(e, l)
-	h := &holding{session: e.Session, token: token, acquired: e.End}
-	a.held = append(a.held, heldLock{key, h})
-	l.holdings = append(l.holdings, h)
 	if st, ok := e.after(key); ok && st.PTTL >= 0 {
 		ttl = st.PTTL
 	}
+	notes := a.supersede(e, l)
+	a.hold(e, l, token, ttl)
+	a.tokens[token] = e.Session
+	text := Say("lock acquired: %s holds %s", e.Session, key)
+	if ttl > 0 {
+		text += Say(" for %s", secs(ttl))
+	}
+	return append(notes, Note{e.Session, Good, text})
+}
+
+// hold records e.Session's acquisition of l with token, for ttl (0: no
+// expiry), as the server granted it by e.End.
+func (a *Annotator) hold(e Event, l *lock, token string, ttl time.Duration) *holding {
+	h := &holding{session: e.Session, token: token, acquired: e.End}
+	a.held = append(a.held, heldLock{l.key, h})
+	l.holdings = append(l.holdings, h)
 	if ttl > 0 {
 		h.expires, h.notBefore = e.End.Add(ttl), e.Start.Add(ttl)
+		h.told = h.expires
 	}
 	l.current, l.bySession[e.Session] = h, h
 	for s, w := range l.waitingFor {
@@ -198,12 +225,7 @@ func (a *Annotator) onSet(e Event) []Note {
 			delete(l.waitingFor, s)
 		}
 	}
-	a.tokens[token] = e.Session
-	text := Say("lock acquired: %s holds %s", e.Session, key)
-	if ttl > 0 {
-		text += Say(" for %s", secs(ttl))
-	}
-	return append(notes, Note{e.Session, Good, text})
+	return h
 }
 
 func (a *Annotator) notAcquired(e Event, key string) []Note {
@@ -267,9 +289,10 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 		// may work on, believing it holds the lock.
 		if prev.session == e.Session {
 			prev.stopBelieving(e.Start)
+			return nil
 		}
-		prev.superseded = prev.session != e.Session
-		return nil
+		prev.superseded = true
+		return a.stillBelieved(e, l, prev)
 	}
 	if !prev.notBefore.IsZero() && e.End.Before(prev.notBefore) {
 		// The server granted the lock before prev's TTL could have run out:
@@ -280,6 +303,12 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 		return []Note{a.reacquired(e, l, prev)}
 	}
 	prev.superseded = true
+	if prev.cutBy != "" {
+		// Its TTL ran out because another session cut it: its holder
+		// still believes what it was told.
+		text := Say("%s's lock on %s had expired at %s, cut short by %s", prev.session, l.key, a.at(prev.expires), prev.cutBy)
+		return append([]Note{{e.Session, Info, text}}, a.stillBelieved(e, l, prev)...)
+	}
 	// The server granted the lock, so prev's TTL ran out before prev
 	// released it; whether prev was still working shows only if it acts
 	// again (see outlived and endBelief).

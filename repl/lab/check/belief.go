@@ -34,10 +34,19 @@ func (h *holding) belief(last time.Time) time.Time {
 	if !h.believedUntil.IsZero() {
 		return h.believedUntil
 	}
-	if !h.expires.IsZero() && h.expires.Before(last) {
-		return h.expires
+	if told := h.toldExpiry(); !told.IsZero() && told.Before(last) {
+		return told
 	}
 	return last
+}
+
+// toldExpiry is when h's holder believes its lock expires: what it was
+// told, or the server's expiry when it was told nothing else.
+func (h *holding) toldExpiry() time.Time {
+	if !h.told.IsZero() {
+		return h.told
+	}
+	return h.expires
 }
 
 // endBelief ends mine's belief at e, its release attempt, and notes each
@@ -67,7 +76,7 @@ func (a *Annotator) pairOverlap(l *lock, mine, g *holding) (string, bool) {
 	}
 	end, gEnd := mine.believedUntil, g.believedUntil
 	if gEnd.IsZero() {
-		if !g.expires.IsZero() && g.expires.Before(end) {
+		if told := g.toldExpiry(); !told.IsZero() && told.Before(end) {
 			return "", false
 		}
 		gEnd = end

@@ -6,22 +6,21 @@ import (
 	"time"
 )
 
-// This file is the checker's side of the oracle (repl/explore/oracle):
-// what the annotator believes the server holds, for a test to compare
-// with what the server really holds. PROVISIONAL: written over the
-// annotator's internals as they are; the state-based judge replaces it.
-
-// LockBelief is what the checker believes the server holds at a lock
-// key: Token with Deadline (zero: no expiry) when Held, else nothing.
-// Held says the key held Token when the checker last saw it change; a
-// Deadline that has passed means the checker believes it expired then.
+// LockBelief is what the annotator believes the server holds in one lock
+// key: the token of its holder and when it expires (Deadline zero: no
+// expiry), or nothing (Held false). A test oracle compares it with what
+// the server really holds.
 type LockBelief struct {
 	Key, Token string
 	Held       bool
 	Deadline   time.Time // zero: no expiry
 }
 
-// BelievedLocks is every lock key the checker has seen, sorted by Key.
+// BelievedLocks is every lock key the run showed, sorted by Key, as the
+// annotator believes the server holds it after the events it read: the
+// latest acquisition, unless released, removed or replaced since. An
+// expiry is not applied: Deadline says when it falls, and whoever asks
+// knows the time.
 func (a *Annotator) BelievedLocks() []LockBelief {
 	out := make([]LockBelief, 0, len(a.locks))
 	for key, l := range a.locks {
@@ -35,18 +34,18 @@ func (a *Annotator) BelievedLocks() []LockBelief {
 	return out
 }
 
-// SlotBelief is how many bookings the checker believes a slot's list
-// holds.
+// SlotBelief is how many bookings the annotator believes a slot holds.
 type SlotBelief struct {
 	Key      string
 	Bookings int64
 }
 
-// BelievedSlots is every slot the checker has seen, sorted by Key.
+// BelievedSlots is every slot the run showed, sorted by Key, with the
+// length the annotator believes its list has.
 func (a *Annotator) BelievedSlots() []SlotBelief {
 	out := make([]SlotBelief, 0, len(a.slots))
 	for key, s := range a.slots {
-		out = append(out, SlotBelief{Key: key, Bookings: int64(len(s.bookings))})
+		out = append(out, SlotBelief{Key: key, Bookings: s.length})
 	}
 	slices.SortFunc(out, func(x, y SlotBelief) int { return strings.Compare(x.Key, y.Key) })
 	return out

@@ -6,9 +6,23 @@
 // REFUSED), and at the end a verdict per slot and lock.
 //
 // Everything it says is derived from what the server answered: each event
-// carries the reply and, for lock keys, the key's value and PTTL read in
-// the same MULTI as the command (see repl/lab/probe). It never guesses from
-// client-side timers. It is pure: no I/O, no Redis, no terminal.
+// carries the reply and, for lock and slot keys, the key's value and PTTL
+// (a slot's length) read in the same MULTI as the command (see
+// repl/lab/probe). It never guesses from client-side timers. It is pure:
+// no I/O, no Redis, no terminal.
+//
+// # One rule
+//
+// Whatever the command, what it did to each key is judged from the key
+// before and after (state.go): a value appearing is an acquisition by the
+// sender; a live lock removed, replaced or cut short by another session
+// is a WRONG-OWNER DEL or a TAKEOVER, naming the command and how long its
+// holder still had; the old holder believes on until it learns otherwise,
+// so a session taking the lock meanwhile is an OVERLAP. SET ... NX, DEL
+// and a compare-and-delete script are worded in the lesson's terms by
+// handlers of their own. BelievedLocks and BelievedSlots say what the
+// annotator believes the server holds, for a test oracle to compare with
+// the server.
 //
 // # Values
 //

@@ -57,7 +57,7 @@ package check_test
 //
 // A STATE is a lock key as GET and PTTL showed it: KEY=VALUE pttl=N (N in
 // milliseconds, -1 when the key has no expiry) or KEY absent (GET nil,
-// PTTL -2). Each before/after part holds one key; repeat the part for more.
+// PTTL -2); a slot's is KEY len=N (LLEN answered N). Each before/after part holds one key; repeat the part for more.
 //
 // # The .golden format
 //
@@ -391,6 +391,13 @@ func parseReply(toks []token) (check.Reply, error) {
 func parseState(toks []token) (check.KeyState, error) {
 	if len(toks) == 2 && toks[1].text == "absent" {
 		return check.KeyState{Key: toks[0].text, PTTL: -2 * time.Millisecond}, nil
+	}
+	if n, ok := strings.CutPrefix(toks[len(toks)-1].text, "len="); ok && len(toks) == 2 {
+		length, err := strconv.ParseInt(n, 10, 64)
+		if err != nil || length < 0 {
+			return check.KeyState{}, fmt.Errorf("bad %q", toks[1].text)
+		}
+		return check.KeyState{Key: toks[0].text, Slot: true, Exists: length > 0, Len: length, PTTL: -1}, nil
 	}
 	if len(toks) != 2 || !strings.HasPrefix(toks[1].text, "pttl=") {
 		return check.KeyState{}, fmt.Errorf("want KEY=VALUE pttl=N or KEY absent")

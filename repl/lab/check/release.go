@@ -1,6 +1,10 @@
 package check
 
-import "github.com/locklab/locklab/repl/lab/lockargs"
+import (
+	"time"
+
+	"github.com/locklab/locklab/repl/lab/lockargs"
+)
 
 // onDelete judges a plain DEL or UNLINK of lock keys, from the key's value
 // read in the same MULTI just before it.
@@ -31,12 +35,17 @@ func (a *Annotator) onEval(e Event) []Note {
 		after, ok2 := e.after(key)
 		l := a.locks[key]
 		if !ok1 || !ok2 || l == nil || len(l.holdings) == 0 {
-			continue // not a lock acquired in this run (a script's other keys, say)
+			if ok1 && ok2 && !after.Slot {
+				notes = append(notes, a.lockState(e, before, after)...) // not a lock of this run yet: what did it write?
+			}
+			continue
 		}
 		kept := before.Exists && after.Exists && after.Value == before.Value
-		if kept && after.PTTL > before.PTTL {
-			notes = append(notes, a.extended(e, l, before, after))
-			continue
+		if kept {
+			if moved := a.ttlChanged(e, l, before, after); len(moved) > 0 {
+				notes = append(notes, moved...)
+				continue
+			}
 		}
 		if kept {
 			notes = append(notes, a.kept(e, l, before, token)...)
@@ -106,7 +115,11 @@ func (a *Annotator) ambiguous(e Event, l *lock, st KeyState, old string) Note {
 }
 
 func (a *Annotator) wrongOwner(e Event, l *lock, st KeyState, mine *holding) Note {
-	text := Say("WRONG-OWNER DEL: %s removed %s on %s", e.Session, a.whoseLock(st.Value), l.key)
+	who := e.Session
+	if n := e.name(); n != "DEL" && n != "UNLINK" && n != "EVAL" && n != "EVALSHA" {
+		who = Say("%s's %s", e.Session, n)
+	}
+	text := Say("WRONG-OWNER DEL: %s removed %s on %s", who, a.whoseLock(st.Value), l.key)
 	if st.PTTL >= 0 {
 		text += Say(", which had %s left", secs(st.PTTL))
 	}
@@ -151,7 +164,16 @@ func (a *Annotator) outlived(l *lock, mine *holding, gone bool) []Note {
 // compare-and-PEXPIRE): its holder's lock now lives longer.
 func (a *Annotator) extended(e Event, l *lock, before, after KeyState) Note {
 	if h := l.current; h != nil && h.token == after.Value {
-		h.expires, h.notBefore = e.End.Add(after.PTTL), e.Start.Add(after.PTTL)
+		h.expires, h.notBefore = time.Time{}, time.Time{}
+		if after.PTTL >= 0 {
+			h.expires, h.notBefore = e.End.Add(after.PTTL), e.Start.Add(after.PTTL)
+		}
+		if h.session == e.Session {
+			h.told = h.expires
+		}
+	}
+	if after.PTTL < 0 {
+		return Note{e.Session, Good, Say("lock extended: %s no longer expires (it had %s left)", a.whoseLock(after.Value), secs(before.PTTL))}
 	}
 	return Note{e.Session, Good, Say("lock extended: %s now expires in %s (it had %s left)", a.whoseLock(after.Value), secs(after.PTTL), secs(before.PTTL))}
 }

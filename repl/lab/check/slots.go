@@ -15,6 +15,7 @@ type slot struct {
 	checkedBy []string         // the sessions that checked it, in order
 	bookings  []booking        // since the list was last deleted
 	peak      int64            // the longest the list got since then, as RPUSH answered
+	length    int64            // its length as the server last showed it
 	over      *Finding         // the double booking of the current bookings, once there is one
 	overs     []*Finding
 }
@@ -47,7 +48,7 @@ func (a *Annotator) slotFor(key string) *slot {
 func (a *Annotator) onCheck(e Event) []Note {
 	if len(e.Args) == 2 && e.Reply.IsInt {
 		s := a.slotFor(e.Args[1])
-		s.saw[e.Session] = e.Reply.Int
+		s.saw[e.Session], s.length = e.Reply.Int, e.Reply.Int
 		if !slices.Contains(s.checkedBy, e.Session) {
 			s.checkedBy = append(s.checkedBy, e.Session)
 		}
@@ -55,15 +56,22 @@ func (a *Annotator) onCheck(e Event) []Note {
 	return nil
 }
 
-// onBook records a booking on a slot that was checked first (a push onto
-// a list nobody checked is not a booking). RPUSH answers the list's new
+// onBook records a booking on a slot: one a session checked, was told
+// the seats of, or the probe read as one. RPUSH answers the list's new
 // length: when that passes the seats, the server itself says the slot is
 // double booked.
 func (a *Annotator) onBook(e Event) []Note {
-	s := a.slots[e.Args[1]]
-	if s == nil || len(e.Args) < 3 || !e.Reply.IsInt {
+	if len(e.Args) < 3 || !e.Reply.IsInt {
 		return nil
 	}
+	s := a.slots[e.Args[1]]
+	if st, ok := e.after(e.Args[1]); s == nil && ok && st.Slot {
+		s = a.slotFor(e.Args[1])
+	}
+	if s == nil {
+		return nil
+	}
+	s.length = e.Reply.Int
 	saw, checked := s.saw[e.Session]
 	values := e.Args[2:]
 	for i, v := range values {
@@ -118,8 +126,36 @@ func (a *Annotator) doubleBooked(s *slot, count int64) {
 // resetSlot forgets a slot's bookings when its list is deleted.
 func (a *Annotator) resetSlot(key string) {
 	if s := a.slots[key]; s != nil {
-		s.bookings, s.over, s.peak = nil, nil, 0
+		s.bookings, s.over, s.peak, s.length = nil, nil, 0, 0
 	}
+}
+
+// slotState judges what a command other than a push did to a slot: a
+// list emptied is reset; one that grew past its seats, whatever command
+// grew it (LMOVE, COPY, a script ...), is booked that many times by the
+// sender, and double booked.
+func (a *Annotator) slotState(e Event, before, after KeyState) []Note {
+	if n := e.name(); n == "RPUSH" || n == "LPUSH" {
+		return nil // onBook read its reply
+	}
+	if after.Len == 0 && before.Len > 0 {
+		a.resetSlot(after.Key)
+		return nil
+	}
+	s := a.slotFor(after.Key)
+	s.length = after.Len
+	if after.Len <= before.Len {
+		return nil
+	}
+	for at := before.Len + 1; at <= after.Len; at++ {
+		s.bookings = append(s.bookings, booking{session: e.Session, value: Say("%s's %s", e.Session, e.name()), at: at})
+	}
+	s.peak = max(s.peak, after.Len)
+	if s.peak <= s.seats {
+		return nil
+	}
+	a.doubleBooked(s, s.peak)
+	return []Note{{e.Session, Bad, Say("%s now holds %d bookings for %d seat(s)", s.key, after.Len, s.seats)}}
 }
 
 // Slots lists the slots booked in this run, whose final length the caller

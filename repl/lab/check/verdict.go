@@ -16,13 +16,14 @@ const (
 	ExpiredWhileWorking Kind = "expired-while-working" // a lock ran out before its holder finished
 	BlindDel            Kind = "blind-del"
 	TwoHolders          Kind = "two-holders"
+	Takeover            Kind = "takeover" // another session replaced or cut a live lock
 	SlotOK              Kind = "slot-ok"
 	AllClear            Kind = "all-clear"
 	NoVerdict           Kind = "no-verdict" // what the run showed cannot be judged (see Verdict)
 )
 
 // Kinds are the finding names, for help and for checking `expect verdict`.
-var Kinds = []Kind{DoubleBooking, Overbooking, WrongOwnerDel, Overlap, ExpiredWhileWorking, BlindDel, TwoHolders, AllClear, NoVerdict}
+var Kinds = []Kind{DoubleBooking, Overbooking, WrongOwnerDel, Takeover, Overlap, ExpiredWhileWorking, BlindDel, TwoHolders, AllClear, NoVerdict}
 
 // oldNames are names a kind had before, which scripts may still use.
 var oldNames = map[string]Kind{"expired-while-held": ExpiredWhileWorking}
@@ -55,7 +56,7 @@ type Finding struct {
 // Bad reports whether the finding is a bug showing.
 func (f Finding) Bad() bool {
 	switch f.Kind {
-	case DoubleBooking, Overbooking, WrongOwnerDel, Overlap, BlindDel, ExpiredWhileWorking, TwoHolders:
+	case DoubleBooking, Overbooking, WrongOwnerDel, Takeover, Overlap, BlindDel, ExpiredWhileWorking, TwoHolders:
 		return true
 	}
 	return false
@@ -292,12 +293,13 @@ func (a *Annotator) lockVerdicts() []Finding {
 	}
 	var out []Finding
 	for _, key := range keys {
-		for _, k := range []Kind{TwoHolders, WrongOwnerDel, BlindDel, Overlap, ExpiredWhileWorking} {
-			if n := counts[kindKey{k, key}]; n > 0 {
-				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
-			}
-			if o := overlaps[key]; k == Overlap && len(o) > 0 {
+		for _, k := range []Kind{TwoHolders, WrongOwnerDel, Takeover, BlindDel, Overlap, ExpiredWhileWorking} {
+			n := counts[kindKey{k, key}]
+			switch o := overlaps[key]; {
+			case k == Overlap && len(o) > 0:
 				out = append(out, Finding{Kind: k, Key: key, Text: a.overlapSummary(key, o)})
+			case n > 0:
+				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
 			}
 		}
 	}
@@ -311,6 +313,10 @@ func summary(k Kind, key string, n int) string {
 	case TwoHolders:
 		return Say("%s of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
 			"refuse a lock whose WAIT on the same connection answers 0, and fence the resource", k.Headline(), key, n)
+	case Takeover:
+		return Say("%s of %s: %d write(s) replaced or cut short a lock another session held, before it ran out", k.Headline(), key, n)
+	case Overlap:
+		return Say("%s on %s: %d time(s) a session took it while the holder of a lock another session had removed, replaced or cut still believed it held it", k.Headline(), key, n)
 	case BlindDel:
 		return Say("%s on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
 			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", k.Headline(), key, n)

@@ -53,3 +53,30 @@ func (a *Annotator) onRead(e Event) []Note {
 	h := l.current
 	return []Note{{e.Session, Bad, Say("%s's lock on %s, acknowledged at %s, is not on the promoted replica: the failover lost it", h.session, l.key, a.at(h.acquired))}}
 }
+
+// onHolderRead is a holder reading its own lock key (the lesson's
+// release reads it before it compares and deletes): a reply that is not
+// its token tells it it no longer holds the lock, which ends its belief
+// as a compare-and-delete that found another token does. The key as the
+// probe read it, when it did, says how long the new holder has.
+func (a *Annotator) onHolderRead(e Event) []Note {
+	if e.name() != "GET" || len(e.Args) != 2 {
+		return nil
+	}
+	l := a.locks[e.Args[1]]
+	if l == nil {
+		return nil
+	}
+	mine := l.bySession[e.Session]
+	if mine == nil || mine.released || (!e.Reply.Nil && e.Reply.Str == mine.token) {
+		return nil
+	}
+	st, ok := e.before(l.key)
+	if !ok {
+		st = KeyState{Key: l.key, Exists: !e.Reply.Nil, Value: e.Reply.Str, PTTL: -1}
+	}
+	if !st.Exists {
+		return a.release(e, l, st, true)
+	}
+	return a.kept(e, l, st, mine.token)
+}

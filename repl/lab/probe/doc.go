@@ -1,8 +1,21 @@
-// Package probe is the lab's side of a command on a lock: it decides which
-// keys are locks, and sends a command that touches them so that the
-// annotator can tell the truth. Inside one MULTI ... EXEC, the keys'
-// values and PTTLs are read just before and just after the command,
-// atomically with it; the reply shown is still the command's own.
+// Package probe is the lab's side of a command on a lock or slot: it
+// decides which keys are locks (taken with SET ... NX, or named lock:...)
+// and slots (counted with LLEN, or named ...:bookings), each in its
+// database, and sends a command that names one so that the annotator can
+// tell the truth. Which keys a command names, and whether it writes, come
+// from the command table (commands.Keys, commands.Writes), not from a
+// list of names; a write that names no key but changes the database
+// (FLUSHDB, FLUSHALL, SWAPDB) reads every key the run knows. Inside one
+// MULTI ... EXEC, the keys' values and PTTLs (a slot's LLEN) are read
+// just before and just after the command, atomically with it; the reply
+// shown is still the command's own.
+//
+// Where that would change what the command means, it is not done: a
+// command queued in the user's own MULTI, or sent while it WATCHes, goes
+// as it is, and the EXEC is followed by a read of the keys its queued
+// commands named (States.Loose: not in the same step); a blocking command
+// goes as it is (in a MULTI it would not block) and its keys are read
+// just after it. Nothing is read on a connection whose replies are off.
 //
 // A Prober is a session.Middleware: install it on a run's sessions with
 // sessions.Use(probe.New().Middleware()), and read its events with

@@ -2,61 +2,84 @@ package probe
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/lockargs"
 )
 
-// plan is which lock keys to read around a command.
+// plan is which lock and slot keys to read around a command: the same
+// keys before and after it, so that the annotator judges it by what it
+// did to them.
 type plan struct {
-	before, after []string // keys read before / after the command
+	keys  []string // the keys read, as the server names them
+	slots []bool   // ... whether each is a slot (LLEN) rather than a lock (GET, PTTL)
+	db    int      // the connection's database: a key is its database and name
 }
 
-// planFor says whether and how to probe args: a SET ... NX (read the key
-// after: who holds it, how long is left), a DEL or UNLINK of lock keys
-// (read before: whose lock is deleted), an EVAL/EVALSHA on lock keys (read
-// before and after: released or kept).
-func planFor(args []string, isLock func(string) bool) (plan, bool) {
-	if key, _, _, ok := lockargs.IsSetNX(args); ok {
-		return plan{after: []string{key}}, true
-	}
-	switch strings.ToUpper(args[0]) {
-	case "DEL", "UNLINK":
-		keys := lockKeys(args[1:], isLock)
-		return plan{before: keys}, len(keys) > 0
-	case "EVAL", "EVALSHA":
-		all, _, _ := lockargs.EvalKeys(args)
-		keys := lockKeys(all, isLock)
-		return plan{before: keys, after: keys}, len(keys) > 0
-	}
-	return plan{}, false
-}
+// knows says what a key of the run is: a lock, a slot, or neither (0).
+type knows func(key string) kind
 
-func lockKeys(keys []string, isLock func(string) bool) []string {
-	var out []string
+type kind int
+
+const (
+	other kind = iota
+	lockKey
+	slotKey
+)
+
+// planFor says whether and how to probe args, from the command table
+// (commands.Keys, commands.Writes), not from a list of names: a command
+// (a read or a write) that names a lock or slot key reads those keys; a
+// write that names no key but changes the database (FLUSHDB, FLUSHALL,
+// SWAPDB: the table's keyless writes of the server group) reads every
+// key the run knows. Anything else goes as it is.
+func planFor(args []string, know knows, known []string) (plan, bool) {
+	var p plan
+	if c, _ := commands.Lookup(args); c != nil && (c.Is(commands.FlagNoMulti) || c.Group == "transactions") {
+		return p, false // WATCH and the like cannot go in the probe's MULTI
+	}
+	keys := commands.Keys(args)
+	if len(keys) == 0 && databaseWide(args) {
+		keys = known
+	}
 	for _, k := range keys {
-		if isLock(k) {
-			out = append(out, k)
+		if kd := know(k); kd != other {
+			p.keys, p.slots = append(p.keys, k), append(p.slots, kd == slotKey)
 		}
+	}
+	return p, len(p.keys) > 0
+}
+
+// databaseWide reports whether args are a write that names no key yet
+// changes keys: the whole database's (FLUSHDB, FLUSHALL, SWAPDB).
+func databaseWide(args []string) bool {
+	c, _ := commands.Lookup(args)
+	return c != nil && c.Group == "server" && commands.Writes(args) && c.FirstKey == 0 && !c.Is(commands.FlagMovableKeys)
+}
+
+// reads are the commands that read the plan's keys: GET and PTTL for a
+// lock, LLEN for a slot.
+func (p plan) reads() [][]string {
+	var out [][]string
+	for i, k := range p.keys {
+		if p.slots[i] {
+			out = append(out, []string{"LLEN", k})
+			continue
+		}
+		out = append(out, []string{"GET", k}, []string{"PTTL", k})
 	}
 	return out
 }
 
-// batch is the pipeline that carries the probe: MULTI, GET/PTTL per key
-// before, the command, TIME (the server's clock: when it ran the
-// command), GET/PTTL per key after, EXEC.
+// batch is the pipeline that carries the probe: MULTI, the reads before,
+// the command, TIME (the server's clock: when it ran the command), the
+// reads after, EXEC.
 func (p plan) batch(args []string) [][]string {
-	out := [][]string{{"MULTI"}}
-	for _, k := range p.before {
-		out = append(out, []string{"GET", k}, []string{"PTTL", k})
-	}
+	out := append([][]string{{"MULTI"}}, p.reads()...)
 	out = append(out, args, []string{"TIME"})
-	for _, k := range p.after {
-		out = append(out, []string{"GET", k}, []string{"PTTL", k})
-	}
+	out = append(out, p.reads()...)
 	return append(out, []string{"EXEC"})
 }
 
@@ -65,14 +88,15 @@ func (p plan) batch(args []string) [][]string {
 // had bad arguments); the caller then sends the command alone for its
 // real error.
 func (p plan) read(exec resp.Reply) (reply resp.Reply, states States, ok bool) {
-	n := 2*len(p.before) + 2 + 2*len(p.after)
-	if exec.Kind != resp.Array || len(exec.Elems) != n {
+	n := len(p.reads())
+	if exec.Kind != resp.Array || len(exec.Elems) != 2*n+2 {
 		return resp.Reply{}, States{}, false
 	}
-	states.Before = keyStates(p.before, exec.Elems)
-	reply = exec.Elems[2*len(p.before)]
-	states.Served = serverTime(exec.Elems[2*len(p.before)+1])
-	states.After = keyStates(p.after, exec.Elems[2*len(p.before)+2:])
+	states.Before = p.states(exec.Elems[:n])
+	reply = exec.Elems[n]
+	states.Served = serverTime(exec.Elems[n+1])
+	states.After = p.states(exec.Elems[n+2:])
+	states.DB = p.db
 	return reply, states, true
 }
 
@@ -90,11 +114,20 @@ func serverTime(r resp.Reply) time.Time {
 	return time.Unix(sec, usec*1000)
 }
 
-func keyStates(keys []string, elems []resp.Reply) []check.KeyState {
-	out := make([]check.KeyState, len(keys))
-	for i, k := range keys {
-		get, pttl := elems[2*i], elems[2*i+1]
-		out[i] = check.KeyState{Key: k, Exists: get.Kind == resp.Bulk, Value: get.Str, PTTL: time.Duration(pttl.Int) * time.Millisecond}
+// states reads the replies of the plan's reads, in order.
+func (p plan) states(elems []resp.Reply) []check.KeyState {
+	out := make([]check.KeyState, len(p.keys))
+	i := 0
+	for j, k := range p.keys {
+		if p.slots[j] {
+			n := elems[i].Int
+			out[j] = check.KeyState{Key: k, Slot: true, Exists: n > 0, Len: n, PTTL: -1}
+			i++
+			continue
+		}
+		get, pttl := elems[i], elems[i+1]
+		out[j] = check.KeyState{Key: k, Exists: get.Kind == resp.Bulk, Value: get.Str, PTTL: time.Duration(pttl.Int) * time.Millisecond}
+		i += 2
 	}
 	return out
 }

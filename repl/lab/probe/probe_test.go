@@ -2,6 +2,7 @@ package probe_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -115,7 +116,8 @@ func TestProbeOnVirtualTime(t *testing.T) {
 
 // TestProbeLeavesTransactionsAlone: inside MULTI or WATCH a command on a
 // lock goes out as typed (a probe's MULTI would nest or abort the EXEC),
-// yet a lock acquired there is probed afterwards.
+// yet a lock acquired there is probed afterwards; the EXEC reads the keys
+// its queued commands named just after it (Loose: not in the same step).
 func TestProbeLeavesTransactionsAlone(t *testing.T) {
 	for kind, addr := range redistest.Servers(t) {
 		t.Run(kind, func(t *testing.T) {
@@ -126,7 +128,16 @@ func TestProbeLeavesTransactionsAlone(t *testing.T) {
 			} {
 				r := l.do(t, "alice", step.line)
 				e, _ := l.last()
-				if got := strings.TrimSpace(resp.Format(e.Args, r, true)); got != step.reply || e.Probe != nil {
+				got := strings.TrimSpace(resp.Format(e.Args, r, true))
+				if step.line == "EXEC" {
+					st, _ := e.Probe.(probe.States)
+					after := fmt.Sprint(st.After)
+					if got != step.reply || !st.Loose || len(st.Before) > 0 || after != "[{mine true tok -1ms false 0} {lock:x false  -2ms false 0}]" {
+						t.Errorf("EXEC: %q, probe %+v; want %q, the queued keys read after it", got, e.Probe, step.reply)
+					}
+					continue
+				}
+				if got != step.reply || e.Probe != nil {
 					t.Errorf("%s: %q, probe %v; want %q, not probed", step.line, got, e.Probe, step.reply)
 				}
 			}

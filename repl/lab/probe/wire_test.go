@@ -85,14 +85,17 @@ func TestProbeOnTheWire(t *testing.T) {
 		line string
 		wire []string
 	}{
-		{"SET lock:a tok NX PX 1000", []string{"MULTI", "SET lock:a tok NX PX 1000", "TIME", "GET lock:a", "PTTL lock:a", "EXEC"}},
-		{"SET mine tok NX", []string{"MULTI", "SET mine tok NX", "TIME", "GET mine", "PTTL mine", "EXEC"}},
-		{"DEL mine other", []string{"MULTI", "GET mine", "PTTL mine", "DEL mine other", "TIME", "EXEC"}},
+		{"SET lock:a tok NX PX 1000", []string{"MULTI", "GET lock:a", "PTTL lock:a", "SET lock:a tok NX PX 1000", "TIME", "GET lock:a", "PTTL lock:a", "EXEC"}},
+		{"SET mine tok NX", []string{"MULTI", "GET mine", "PTTL mine", "SET mine tok NX", "TIME", "GET mine", "PTTL mine", "EXEC"}},
+		{"DEL mine other", []string{"MULTI", "GET mine", "PTTL mine", "DEL mine other", "TIME", "GET mine", "PTTL mine", "EXEC"}},
 		{"DEL other", []string{"DEL other"}},
-		{"GET lock:a", []string{"GET lock:a"}},
+		{"GET lock:a", []string{"MULTI", "GET lock:a", "PTTL lock:a", "GET lock:a", "TIME", "GET lock:a", "PTTL lock:a", "EXEC"}},
+		{"GET other", []string{"GET other"}},
+		{"RPUSH room:x:bookings b", []string{"MULTI", "LLEN room:x:bookings", "RPUSH room:x:bookings b", "TIME", "LLEN room:x:bookings", "EXEC"}},
+		{"FLUSHDB", []string{"MULTI", "GET lock:a", "PTTL lock:a", "GET mine", "PTTL mine", "LLEN room:x:bookings", "FLUSHDB", "TIME", "GET lock:a", "PTTL lock:a", "GET mine", "PTTL mine", "LLEN room:x:bookings", "EXEC"}},
 		{"EVAL " + script + " 2 lock:a other", []string{"MULTI", "GET lock:a", "PTTL lock:a", "EVAL " + script + " 2 lock:a other", "TIME", "GET lock:a", "PTTL lock:a", "EXEC"}},
 		{"WATCH lock:a", []string{"WATCH lock:a"}},
-		{"DEL lock:a", []string{"DEL lock:a"}},
+		{"DEL lock:a", []string{"DEL lock:a"}}, // still WATCHing: not probed
 	} {
 		args := strings.Fields(step.line)
 		if strings.HasPrefix(step.line, "EVAL") {

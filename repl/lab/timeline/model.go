@@ -1,9 +1,9 @@
 package timeline
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -31,6 +31,10 @@ type Item struct {
 	Level check.Level // a note's
 	Steps []NodeStep  // a Redlock acquisition's or release's: each node's answer
 	On    []string    // the Redlock nodes an expiry happened on
+	// Seq is a command's (or its note's) place in the order the annotator
+	// read the commands (Event.Seq); 0 for what no client sent (an
+	// expiry, an overlap's ends), which is placed by time.
+	Seq int
 }
 
 // Bar is one holding of a lock, drawn in the lock's column.
@@ -100,10 +104,7 @@ func Build(start time.Time, events []Event, notes []TimedNote, holdings []check.
 		t.addBar(h, off)
 	}
 	t.addOverlaps(holdings, off)
-	// By when each thing was done (a command: by when the server had run
-	// it, which the recorder knows from the probe), so that racing
-	// commands show in the order the server ran them.
-	sort.SliceStable(t.Items, func(i, j int) bool { return t.Items[i].End < t.Items[j].End })
+	t.Items = inOrder(t.Items)
 	for _, it := range t.Items {
 		t.Length = max(t.Length, it.End)
 	}
@@ -119,12 +120,39 @@ func (t *Timeline) addCommand(e Event, off func(time.Time) time.Duration) {
 	} else if reply == "" {
 		reply = `""`
 	}
-	t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply, Steps: nodeSteps(e.Steps, off)})
+	t.Items = append(t.Items, Item{At: off(e.Start), End: off(e.End), Lane: e.Session, Kind: Command, Text: commandLine(e.Args), Reply: reply, Steps: nodeSteps(e.Steps, off), Seq: e.Seq})
 }
 
 func (t *Timeline) addNote(n TimedNote, off func(time.Time) time.Duration) {
 	t.addLane(n.Session)
-	t.Items = append(t.Items, Item{At: off(n.At), End: off(n.At), Lane: n.Session, Kind: Note, Text: n.Text, Level: n.Level})
+	t.Items = append(t.Items, Item{At: off(n.At), End: off(n.At), Lane: n.Session, Kind: Note, Text: n.Text, Level: n.Level, Seq: n.Seq})
+}
+
+// inOrder puts items in the order the notes use: commands and their
+// notes in the order the annotator read them (Seq: for probed commands,
+// the order the server ran them, see repl/lab/probe), which is one source
+// for the notes, the verdict and every picture; what no client sent (an
+// expiry, an overlap's ends) by time among them, before the first command
+// that ended after it. Without Seqs (0), everything goes by time.
+func inOrder(items []Item) []Item {
+	var sent, timed []Item
+	for _, it := range items {
+		if it.Seq > 0 {
+			sent = append(sent, it)
+		} else {
+			timed = append(timed, it)
+		}
+	}
+	slices.SortStableFunc(sent, func(a, b Item) int { return cmp.Compare(a.Seq, b.Seq) })
+	slices.SortStableFunc(timed, func(a, b Item) int { return cmp.Compare(a.End, b.End) })
+	out := make([]Item, 0, len(items))
+	for _, it := range sent {
+		for len(timed) > 0 && timed[0].End < it.End {
+			out, timed = append(out, timed[0]), timed[1:]
+		}
+		out = append(out, it)
+	}
+	return append(out, timed...)
 }
 
 func (t *Timeline) addLane(name string) {

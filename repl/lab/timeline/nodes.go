@@ -61,7 +61,7 @@ func (t Timeline) WithNodes(start time.Time, holds []quorum.Hold) Timeline {
 	}
 	slices.Sort(t.Nodes)
 	t.addNodeExpiries(expired, off)
-	slices.SortStableFunc(t.Items, func(a, b Item) int { return int(a.End - b.End) })
+	t.Items = inOrder(t.Items)
 	for _, it := range t.Items {
 		t.Length = max(t.Length, it.End)
 	}

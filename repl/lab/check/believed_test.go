@@ -1,0 +1,36 @@
+package check_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/locklab/locklab/repl/lab/check"
+)
+
+// TestBelieved: what the annotator believes the server holds after each
+// recorded run, for the runs of the state rule: the lock's holder and
+// deadline as the server's answers put them, or nothing, and each slot's
+// length.
+func TestBelieved(t *testing.T) {
+	at := func(secs float64) time.Time { return runStart.Add(time.Duration(secs * float64(time.Second))) }
+	for file, want := range map[string]string{
+		// bob's SET replaced ta with tb at +0.801 for 5 s; alice's release kept it.
+		"takeover-set": fmt.Sprint([]check.LockBelief{{Key: "lock:a", Token: "tb", Held: true, Deadline: at(5.801)}}),
+		// bob's GETDEL removed alice's lock; bob's SET NX took it at +0.901.
+		"removed-by-getdel": fmt.Sprint([]check.LockBelief{{Key: "lock:a", Token: "tb", Held: true, Deadline: at(5.901)}}),
+		// alice cut her own lock to 10 ms at +0.801.
+		"extend-shortens": fmt.Sprint([]check.LockBelief{{Key: "lock:a", Token: "ta", Held: true, Deadline: at(0.811)}}),
+		// bob released his own lock: nothing held.
+		"release-get-del": fmt.Sprint([]check.LockBelief{{Key: "lock:a"}}),
+	} {
+		a, _ := loadScript(t, "testdata/"+file+".events").annotate()
+		if got := fmt.Sprint(a.BelievedLocks()); got != want {
+			t.Errorf("%s: BelievedLocks() = %s; want %s", file, got, want)
+		}
+	}
+	a, _ := loadScript(t, "testdata/slot-no-lock.events").annotate()
+	if got, want := a.BelievedSlots(), []check.SlotBelief{{Key: "room:x:bookings", Bookings: 4}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("slot-no-lock: BelievedSlots() = %v; want %v", got, want)
+	}
+}
