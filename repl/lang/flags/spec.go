@@ -166,7 +166,7 @@ func (s *Spec) writeFlags(b *strings.Builder) {
 			continue
 		}
 		line := "    " + f.synopsis()
-		line += strings.Repeat(" ", max(1, 28-len(line))) + f.Help
+		line += strings.Repeat(" ", max(2, 28-len(line))) + f.Help
 		if f.Default != "" {
 			line += " (default " + f.Default + ")"
 		}

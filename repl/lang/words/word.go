@@ -14,12 +14,18 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // Word is one word of the lab language.
 type Word struct {
 	Name, Usage, Summary string
 	Kind                 Kind
+	// Spec, when set, is the word's arguments (package flags): its Usage,
+	// its Check and its Help are made from it when not given, and Tab
+	// completes its subcommands, flags and choices from it. Run reads its
+	// arguments with Spec.Parse.
+	Spec *flags.Spec
 	// Bidder says the first argument names a bidder: a job running the
 	// word (`book alice &`) becomes session alice.
 	Bidder bool
@@ -141,6 +147,12 @@ func Usage(usage string) error { return &Error{Status: 2, Msg: "usage: " + usage
 // connection error printed in redis-cli's words).
 func Status(n int) error { return &Error{Status: n} }
 
+// UsageError is a word's bad arguments, in one line (flags.Error, status
+// 2), for a word that checks them itself: "seats: N needs ...".
+func UsageError(word, format string, a ...any) error {
+	return &flags.Error{Word: word, Problem: fmt.Sprintf(format, a...)}
+}
+
 // AsError finds a word's Error in err.
 func AsError(err error) (*Error, bool) {
 	var e *Error
@@ -171,6 +183,8 @@ func AsStatus(err error) error {
 		return interp.ExitStatus(2)
 	case errors.Is(err, context.Canceled):
 		return interp.ExitStatus(130)
+	case errors.As(err, new(*flags.Error)):
+		return interp.ExitStatus(2)
 	}
 	if e, ok := AsError(err); ok {
 		return interp.ExitStatus(e.Status)
