@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	
+
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/keyguard"
 	"github.com/locklab/locklab/repl/lab/scripts"
