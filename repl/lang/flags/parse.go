@@ -3,6 +3,7 @@ package flags
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ type Parsed struct {
 	Sub string
 	// Args are the positional arguments, in order.
 	Args   []string
-	values map[string]any // by flag name: bool, string, int64 or time.Duration
+	values map[string]any // by flag name: bool, string, int64, float64 or time.Duration
 	given  map[string]bool
 }
 
@@ -119,9 +120,11 @@ func (p *Parsed) checkArgs() error {
 	}
 	for i, a := range s.Args {
 		if i < len(p.Args) && a.Kind != String && !a.Many {
-			if err := a.check(p.Args[i]); err != nil {
+			v, err := a.read(p.Args[i])
+			if err != nil {
 				return s.Errorf("%s", err)
 			}
+			p.values[a.Name] = v
 		}
 	}
 	for _, f := range s.Flags {
@@ -190,6 +193,8 @@ func (f *Flag) zero() any {
 		return int64(0)
 	case Duration:
 		return time.Duration(0)
+	case Float:
+		return float64(0)
 	}
 	return ""
 }
@@ -209,6 +214,8 @@ func (f *Flag) wants() string {
 		return "a duration such as 5s or 300ms"
 	case Enum:
 		return "one of " + strings.Join(f.Choices, ", ")
+	case Float:
+		return "a number, 0 or more"
 	}
 	return "a value (" + f.placeholder() + ")"
 }
@@ -237,6 +244,12 @@ func (f *Flag) readArg(value string) (any, error) {
 		return n, nil
 	case Duration:
 		return f.readDuration(value)
+	case Float:
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil || x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, errors.New("bad")
+		}
+		return x, nil
 	case Enum:
 		if !slices.Contains(f.Choices, value) {
 			return nil, errors.New("bad")
@@ -257,18 +270,19 @@ func (f *Flag) readDuration(value string) (any, error) {
 	return d, err
 }
 
-// check checks a positional argument that has a kind: pause's DUR.
-func (a Arg) check(value string) error {
+// read reads a positional argument that has a kind (pause's DUR): its
+// value is read by its name, as a flag's (Parsed.Duration("DUR")).
+func (a Arg) read(value string) (any, error) {
 	f := Flag{Name: a.Name, Kind: a.Kind}
-	_, err := f.readArg(value)
+	v, err := f.readArg(value)
 	var bare *duration.NoUnitError
 	switch {
 	case errors.As(err, &bare):
-		return err
+		return nil, err
 	case err != nil:
-		return fmt.Errorf("%s needs %s, got %q", a.Name, f.wants(), value)
+		return nil, fmt.Errorf("%s needs %s, got %q", a.Name, f.wants(), value)
 	}
-	return nil
+	return v, nil
 }
 
 // Given says the flag was given (not its default).
@@ -283,6 +297,9 @@ func (p *Parsed) String(name string) string { return p.flag(name).(string) }
 // Int is an Int flag's value.
 func (p *Parsed) Int(name string) int64 { return p.flag(name).(int64) }
 
+// Float is a Float flag's value.
+func (p *Parsed) Float(name string) float64 { return p.flag(name).(float64) }
+
 // Duration is a Duration flag's value.
 func (p *Parsed) Duration(name string) time.Duration { return p.flag(name).(time.Duration) }
 
@@ -290,8 +307,8 @@ func (p *Parsed) Duration(name string) time.Duration { return p.flag(name).(time
 // mistake, and panics.
 func (p *Parsed) flag(name string) any {
 	v, ok := p.values[name]
-	if !ok && p.Spec.Flag(name) == nil {
-		panic(fmt.Sprintf("flags: %s has no flag --%s", p.Spec.Name, name))
+	if !ok {
+		panic(fmt.Sprintf("flags: %s has no flag --%s, nor an argument %s with a kind", p.Spec.Name, name, name))
 	}
 	return v
 }

@@ -14,6 +14,7 @@ const (
 	Int                  // a whole number, Min or more: --seats N
 	Duration             // a DUR with its unit (package duration): --work 300ms
 	Enum                 // one of Choices: --release get-del|eval|blind
+	Float                // a number, 0 or more: --drift 0.01
 )
 
 // Flag is one --flag of a word.
@@ -134,6 +135,8 @@ func (f *Flag) placeholder() string {
 		return "N"
 	case f.Kind == Duration:
 		return "DUR"
+	case f.Kind == Float:
+		return "F"
 	}
 	return strings.ToUpper(f.Name)
 }
