@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // Gate lets the sessions' commands go in the order of its steps.
@@ -91,33 +91,27 @@ func (g *Gate) signal() {
 	g.changed = make(chan struct{})
 }
 
-// Usage is the schedule word's syntax.
-const Usage = "schedule [--wait DUR] SESSION ..."
+// Spec is the schedule word's arguments (package flags).
+var Spec = &flags.Spec{Name: "schedule", FlagsFirst: true, Args: []flags.Arg{{Name: "SESSION", Many: true}},
+	Flags: []flags.Flag{{Name: "wait", Kind: flags.Duration, MinDur: time.Millisecond, Default: DefaultWait.String(),
+		Help: "how long a session waits for its turn before the order is given up"}}}
 
 // DefaultWait is how long a session waits for its turn before the order
 // is given up.
 const DefaultWait = 10 * time.Second
 
 // Parse reads `schedule [--wait DUR] SESSION ...` (args without the
-// word): the steps' sessions and the wait.
+// word) with Spec: the steps' sessions and the wait. Its errors are one
+// line (flags.Error).
 func Parse(args []string) (steps []string, wait time.Duration, err error) {
-	wait = DefaultWait
-	if len(args) >= 2 && args[0] == "--wait" {
-		if wait, err = duration.Flag("--wait", args[1]); err != nil {
-			return nil, 0, err
-		}
-		if wait <= 0 {
-			return nil, 0, fmt.Errorf("--wait %s: more than 0, such as 5s", args[1])
-		}
-		args = args[2:]
+	p, err := Spec.Parse(args)
+	if err != nil {
+		return nil, 0, err
 	}
-	if len(args) == 0 {
-		return nil, 0, fmt.Errorf("no steps: name the session of each command, in order")
-	}
-	for _, a := range args {
+	for _, a := range p.Args {
 		if strings.HasPrefix(a, "-") {
-			return nil, 0, fmt.Errorf("%s: not a session (the one option is --wait DUR, first)", a)
+			return nil, 0, Spec.Errorf("%s is not a session (the one flag is --wait DUR)", a)
 		}
 	}
-	return args, wait, nil
+	return p.Args, p.Duration("wait"), nil
 }

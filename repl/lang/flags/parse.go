@@ -203,8 +203,8 @@ func (f *Flag) zero() any {
 func (f *Flag) wants() string {
 	switch f.Kind {
 	case Int:
-		if f.Min == 1 {
-			return "a whole number, 1 or more"
+		if f.Min <= 1 {
+			return fmt.Sprintf("a whole number, %d or more", f.Min)
 		}
 		return fmt.Sprintf("a whole number of at least %d", f.Min)
 	case Duration:
