@@ -82,7 +82,7 @@ func verdictWord(ctx context.Context, env words.Env, args []string) error {
 	return nil
 }
 
-var seatsSpec = &flags.Spec{Name: "seats", Args: []flags.Arg{{Name: "SLOT"}, {Name: "N", Kind: flags.Int}}}
+var seatsSpec = &flags.Spec{Name: "seats", Args: []flags.Arg{{Name: "SLOT"}, {Name: "N", Kind: flags.Int, Min: 1}}}
 
 // seatsWord is `seats SLOT N`: the notes judge SLOT's bookings against N.
 func seatsWord(ctx context.Context, env words.Env, args []string) error {
@@ -90,11 +90,8 @@ func seatsWord(ctx context.Context, env words.Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if n := p.Int("N"); n >= 1 {
-		recorderOf(env).SetSeats(p.Args[0], n)
-		return nil
-	}
-	return seatsSpec.Errorf("N is how many bookings the slot may hold, 1 or more, got %q", p.Args[1])
+	recorderOf(env).SetSeats(p.Args[0], p.Int("N"))
+	return nil
 }
 
 // checkExpect is expect's grammar, checked before the script runs when

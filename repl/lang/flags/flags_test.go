@@ -73,7 +73,7 @@ func TestParse(t *testing.T) {
 		{explore, "x.lab --no-reduce a b", "[x.lab a b] no-reduce=true seed=1"},
 		{explore, "--seed 3 x.lab -- --no-reduce", "[x.lab --no-reduce] no-reduce=false seed=3"},
 		{explore, "", "explore: missing FILE.lab (usage: explore [--no-reduce] [--seed N] FILE.lab [ARG ...])"},
-		{pause, "alice 300", "pause: 300 needs a unit: 300s or 300ms"},
+		{pause, "alice 300", "pause: DUR 300: 300 needs a unit: 300s or 300ms"},
 		{pause, "alice soon", `pause: DUR needs a duration such as 5s or 300ms, got "soon"`},
 		{pause, "alice -1s", `pause: DUR needs a duration such as 5s or 300ms, got "-1s"`},
 		{pause, "alice 1s", "[alice 1s]"},

@@ -273,12 +273,12 @@ func (f *Flag) readDuration(value string) (any, error) {
 // read reads a positional argument that has a kind (pause's DUR): its
 // value is read by its name, as a flag's (Parsed.Duration("DUR")).
 func (a Arg) read(value string) (any, error) {
-	f := Flag{Name: a.Name, Kind: a.Kind}
+	f := Flag{Name: a.Name, Kind: a.Kind, Min: a.Min}
 	v, err := f.readArg(value)
 	var bare *duration.NoUnitError
 	switch {
 	case errors.As(err, &bare):
-		return nil, err
+		return nil, fmt.Errorf("%s %s: %w", a.Name, value, err)
 	case err != nil:
 		return nil, fmt.Errorf("%s needs %s, got %q", a.Name, f.wants(), value)
 	}

@@ -39,6 +39,7 @@ type Flag struct {
 type Arg struct {
 	Name     string // BIDDER, KEY, FILE.lab
 	Kind     Kind   // String unless told (Duration: pause SESSION DUR)
+	Min      int64  // the least an Int may be
 	Optional bool   // [KEY]
 	Many     bool   // the rest of the words: [ARG ...]
 }
