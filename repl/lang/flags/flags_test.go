@@ -140,13 +140,16 @@ func TestCheck(t *testing.T) {
 	}{
 		{"alice t1", "kk", ""},
 		{"$b $t", "uu", ""},
-		{"$args", "u", ""},
+		{"$args", "u", "book-locked: missing TOKEN (usage: " + bookLocked.Usage() + ")"},
+		{"$b --slot $s", "ukku", "book-locked: unknown flag --slot (book-locked takes --lock, --ttl, --work, --watchdog, --release, --seats)"},
+		{"$b $t $x", "uuu", "book-locked: unexpected argument (a word known only at run time) (usage: " + bookLocked.Usage() + ")"},
 		{"$b --wrk 1s", "ukk", "book-locked: unknown flag --wrk (did you mean --work?)"},
 		{"$b --ttl abc", "ukk", `book-locked: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "abc"`},
-		{"$b --ttl $d", "uku", ""},
+		{"$b t --ttl $d", "ukku", ""},
 		{"$b --wrk $d", "uku", "book-locked: unknown flag --wrk (did you mean --work?)"},
 		{"alice", "k", "book-locked: missing TOKEN (usage: " + bookLocked.Usage() + ")"},
 		{"$b -- --wrk", "ukk", ""},
+		{"$b $t --release $r", "uuku", ""},
 	}
 	for _, tt := range tests {
 		var known []bool

@@ -100,6 +100,10 @@ func (p *Parsed) readFlag(args []string) (int, error) {
 		}
 		value, used = args[1], 2
 	}
+	if value == runTime {
+		p.values[name], p.given[name] = f.zero(), true
+		return used, nil
+	}
 	v, err := f.read(value)
 	if err != nil {
 		return 0, p.Spec.Errorf("%s", err)
@@ -119,7 +123,7 @@ func (p *Parsed) checkArgs() error {
 		return s.withUsage(fmt.Sprintf("unexpected argument %q", p.Args[max]))
 	}
 	for i, a := range s.Args {
-		if i < len(p.Args) && a.Kind != String && !a.Many {
+		if i < len(p.Args) && a.Kind != String && !a.Many && p.Args[i] != runTime {
 			v, err := a.read(p.Args[i])
 			if err != nil {
 				return s.Errorf("%s", err)
