@@ -150,6 +150,10 @@ func TestCheck(t *testing.T) {
 		{"alice", "k", "book-locked: missing TOKEN (usage: " + bookLocked.Usage() + ")"},
 		{"$b -- --wrk", "ukk", ""},
 		{"$b $t --release $r", "uuku", ""},
+		{`"$@"`, "u", ""},
+		{`--wrk "$@"`, "ku", "book-locked: unknown flag --wrk (did you mean --work?)"},
+		{`--ttl "$@"`, "ku", ""},
+		{`alice "${args[@]}" --ttl 5`, "kukk", "book-locked: --ttl 5: 5 needs a unit: 5s or 5ms"},
 	}
 	for _, tt := range tests {
 		var known []bool

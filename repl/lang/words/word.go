@@ -44,7 +44,8 @@ type Word struct {
 	// word's arguments (expect's grammar, a schedule line, a macro's
 	// usage): the script stops at FILE:LINE:COL before anything runs.
 	// known[i] says whether args[i] is known yet (a literal word) or only
-	// at run time ($b), which can be anything.
+	// at run time, which can be anything: then args[i] is its text as
+	// written ($b, "$@").
 	Check func(args []string, known []bool) error
 	// Help, when set, is the word's whole help (`help expect`).
 	Help  func() string
@@ -153,11 +154,18 @@ func UsageError(word, format string, a ...any) error {
 	return &flags.Error{Word: word, Problem: fmt.Sprintf(format, a...)}
 }
 
-// AsError finds a word's Error in err.
+// AsError finds a word's Error in err; bad arguments (a flags.Error) are
+// one with status 2.
 func AsError(err error) (*Error, bool) {
 	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	if errors.As(err, &e) {
+		return e, true
+	}
+	var bad *flags.Error
+	if errors.As(err, &bad) {
+		return &Error{Status: 2, Msg: bad.Error()}, true
+	}
+	return nil, false
 }
 
 // ExitCode is the process exit status for a run's error: the script's own
@@ -183,8 +191,6 @@ func AsStatus(err error) error {
 		return interp.ExitStatus(2)
 	case errors.Is(err, context.Canceled):
 		return interp.ExitStatus(130)
-	case errors.As(err, new(*flags.Error)):
-		return interp.ExitStatus(2)
 	}
 	if e, ok := AsError(err); ok {
 		return interp.ExitStatus(e.Status)
