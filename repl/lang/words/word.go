@@ -148,12 +148,6 @@ func Usage(usage string) error { return &Error{Status: 2, Msg: "usage: " + usage
 // connection error printed in redis-cli's words).
 func Status(n int) error { return &Error{Status: n} }
 
-// UsageError is a word's bad arguments, in one line (flags.Error, status
-// 2), for a word that checks them itself: "seats: N needs ...".
-func UsageError(word, format string, a ...any) error {
-	return &flags.Error{Word: word, Problem: fmt.Sprintf(format, a...)}
-}
-
 // AsError finds a word's Error in err; bad arguments (a flags.Error) are
 // one with status 2.
 func AsError(err error) (*Error, bool) {
