@@ -27,11 +27,7 @@ const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | 
 
 With no server options locklab starts an embedded Redis; with them it connects
 like redis-cli. Options (as redis-cli's):
-  -h HOST  -p PORT  -s SOCKET  -a PASSWORD  --user NAME  -n DB
-  -u redis://[user:password@]host[:port][/db]  (rediss:// for TLS)  --tls --cacert --cert --key --sni --insecure
-  -3 (RESP3)  --raw  --no-raw  -e (exit 1 on a Redis error)  -r N  -i SECONDS  -x  --no-auth-warning
-  --pipe [--pipe-timeout SECONDS]  (mass insertion: stdin sent as it is, replies counted)
-Environment: REDISCLI_AUTH (password), REDIS_URL (as -u), NO_COLOR, LOCKLAB_HISTFILE,
+` + cliflags.Help + `Environment: REDISCLI_AUTH (password), REDIS_URL (as -u), NO_COLOR, LOCKLAB_HISTFILE,
   LOCKLAB_NO_LANDLOCK=1 (no Linux Landlock sandbox), LOCKLAB_LANDLOCK_REPORT=1 (print it).
 locklab's own:
   -c LINE      run one line of the lab language

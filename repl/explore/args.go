@@ -3,9 +3,7 @@ package explore
 import (
 	"cmp"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,11 +12,34 @@ import (
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
+// Spec is explore's arguments (package flags): its usage line, help,
+// the check of a script's calls and completion.
+var Spec = &flags.Spec{Name: "explore", FlagsFirst: true,
+	Args: []flags.Arg{{Name: "FILE.lab"}, {Name: "ARG", Optional: true, Many: true}},
+	Flags: []flags.Flag{
+		{Name: "property", Kind: flags.String, Value: "KIND,...", Help: "what a failing schedule breaks: expect, or verdict kinds (default: any)"},
+		{Name: "oracle", Kind: flags.Bool, Help: "after every step, compare what the checker believes with the server's real state"},
+		{Name: "no-reduce", Kind: flags.Bool, Help: "every order, not one per class of equivalent orders"},
+		{Name: "preemptions", Kind: flags.Int, Value: "K", Help: "only orders with at most K preemptions"},
+		{Name: "random", Kind: flags.Int, Help: "N schedules by PCT priorities, not all of them"},
+		{Name: "walk", Kind: flags.Int, Help: "N random walks, not all of them"},
+		{Name: "seed", Kind: flags.Int, Value: "S", Default: "1", Help: "the seed of --random and --walk"},
+		{Name: "max-schedules", Kind: flags.Int, Help: "stop after N schedules"},
+		{Name: "max-steps", Kind: flags.Int, Help: "stop a schedule after N steps"},
+		{Name: "replay", Kind: flags.Int, Help: "run schedule number N again, with its normal output"},
+		{Name: "choices", Kind: flags.String, Value: "0,1,1", Help: "run the schedule of this choice list"},
+		{Name: "save", Kind: flags.String, Value: "OUT.lab", Help: "save the shortest failing schedule as a script"},
+		{Name: "json", Kind: flags.Bool, Help: "the search's counts as JSON"},
+		{Name: "timeline", Kind: flags.Bool, Help: "draw the shortest failing schedule"},
+		{Name: "svg", Kind: flags.String, Value: "FILE", Help: "write its timeline to FILE as SVG"},
+		{Name: "mermaid", Kind: flags.String, Value: "FILE", Help: "write its timeline to FILE as Mermaid"},
+	}}
+
 // Usage is the explore command's syntax.
-const Usage = "explore [--property KIND,...] [--oracle] [--no-reduce] [--preemptions K] [--random N | --walk N [--seed S]] [--max-schedules N] [--max-steps N]" +
-	" [--replay N | --choices 0,1,1] [--save OUT.lab] [--json] [--timeline] [--svg FILE] [--mermaid FILE] FILE.lab [ARG ...]"
+var Usage = Spec.Usage()
 
 // Command is `locklab explore` with its flags read.
 type Command struct {
@@ -48,75 +69,41 @@ func ParseCommand(args []string) (Command, error) {
 }
 
 // ParseFlags is ParseCommand without the look at the output files, for a
-// caller that may refuse to write any first.
+// caller that may refuse to write any first. Its errors are one line,
+// without the word (its caller prints "explore: ").
 func ParseFlags(args []string) (Command, error) {
 	var c Command
-	var choices string
-	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&c.Raw, "no-reduce", false, "")
-	fs.Func("preemptions", "", func(v string) (err error) {
-		c.Preempt = true
-		c.Preemptions, err = nonNegative(v)
-		return err
-	})
-	fs.IntVar(&c.Random, "random", 0, "")
-	fs.Func("walk", "", func(v string) error { // a strategy's own flag names it (see package sched)
-		n, err := samples(v)
+	p, err := Spec.Parse(args)
+	var bad *flags.Error
+	if errors.As(err, &bad) {
+		return c, errors.New(bad.Problem)
+	}
+	c.File, c.Args = p.Args[0], p.Args[1:]
+	c.Raw, c.Random, c.Seed = p.Bool("no-reduce"), int(p.Int("random")), uint64(p.Int("seed"))
+	c.Preempt, c.Preemptions = p.Given("preemptions"), int(p.Int("preemptions"))
+	c.Schedules, c.Steps, c.Replay = int(p.Int("max-schedules")), int(p.Int("max-steps")), int(p.Int("replay"))
+	c.Save, c.Property, c.JSON, c.Oracle = p.String("save"), p.String("property"), p.Bool("json"), p.Bool("oracle")
+	c.Picture = Picture{Draw: p.Bool("timeline"), SVG: p.String("svg"), Mermaid: p.String("mermaid")}
+	if p.Given("walk") {
+		n, err := samples(p.Int("walk"))
 		if err != nil {
-			return err
+			return c, fmt.Errorf("--walk %d: %v", p.Int("walk"), err)
 		}
-		return c.choose(sched.RandomWalk{N: n})
-	})
-	fs.Uint64Var(&c.Seed, "seed", 1, "")
-	fs.IntVar(&c.Schedules, "max-schedules", 0, "")
-	fs.IntVar(&c.Steps, "max-steps", 0, "")
-	fs.IntVar(&c.Replay, "replay", 0, "")
-	fs.StringVar(&choices, "choices", "", "")
-	fs.StringVar(&c.Save, "save", "", "")
-	fs.StringVar(&c.Property, "property", "", "")
-	fs.BoolVar(&c.Oracle, "oracle", false, "")
-	fs.BoolVar(&c.JSON, "json", false, "")
-	fs.BoolVar(&c.Picture.Draw, "timeline", false, "")
-	fs.StringVar(&c.Picture.SVG, "svg", "", "")
-	fs.StringVar(&c.Picture.Mermaid, "mermaid", "", "")
-	rest, err := parseAnywhere(fs, args)
-	if err != nil {
-		return c, fmt.Errorf("%v\nusage: locklab %s", err, Usage)
+		if err := c.choose(sched.RandomWalk{N: n}); err != nil { // a strategy's own flag names it (see package sched)
+			return c, err
+		}
 	}
-	if len(rest) == 0 {
-		return c, errors.New("no script to explore\nusage: locklab " + Usage)
-	}
-	c.File, c.Args = rest[0], rest[1:]
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	return c, c.check(choices, set)
+	for _, f := range Spec.Flags {
+		set[f.Name] = p.Given(f.Name)
+	}
+	return c, c.check(p.String("choices"), set)
 }
 
 // Writes is a file the command would write (--save, --svg, --mermaid),
 // or "".
 func (c Command) Writes() string {
 	return cmp.Or(c.Save, c.Picture.SVG, c.Picture.Mermaid)
-}
-
-// parseAnywhere reads flags before and after the file and its arguments
-// (explore FILE --no-reduce), as a user types them; after `--`, every
-// word is the script's.
-func parseAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
-	head, tail := args, []string(nil)
-	if i := slices.Index(args, "--"); i >= 0 {
-		head, tail = args[:i], args[i+1:]
-	}
-	var rest []string
-	for {
-		if err := fs.Parse(head); err != nil {
-			return nil, err
-		}
-		if head = fs.Args(); len(head) == 0 {
-			return append(rest, tail...), nil
-		}
-		rest, head = append(rest, head[0]), head[1:]
-	}
 }
 
 // CheckFiles refuses, before the search, a picture's file with the wrong
@@ -200,13 +187,12 @@ func flagOf(s sched.Strategy) string {
 	return name
 }
 
-// samples reads a random search's count: N > 0.
-func samples(v string) (int, error) {
-	n, err := nonNegative(v)
-	if err == nil && n == 0 {
-		err = errors.New("a random search needs N > 0 samples")
+// samples is a random search's count: N > 0.
+func samples(n int64) (int, error) {
+	if n <= 0 {
+		return 0, errors.New("a random search needs N > 0 samples")
 	}
-	return n, err
+	return int(n), nil
 }
 
 // readChoices reads --choices 0,1,1.

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"slices"
 
@@ -22,10 +21,9 @@ type WordOptions struct {
 // the order a search saved on any server.
 func Words(o WordOptions) []words.Word {
 	return []words.Word{
-		{Name: "explore", Kind: words.Lab, Run: o.exploreWord,
-			Usage:   "explore [--no-reduce] [--save OUT.lab] [--replay N] ... FILE.lab [ARG ...]",
+		{Name: "explore", Kind: words.Lab, Run: o.exploreWord, Spec: Spec,
 			Summary: "run a script in every order of its sessions' commands, on virtual time"},
-		{Name: "schedule", Kind: words.Lab, Run: scheduleWord, Usage: order.Usage, Check: checkSchedule,
+		{Name: "schedule", Kind: words.Lab, Run: scheduleWord, Spec: order.Spec, Check: checkSchedule,
 			Unexplorable: "it forces one order of the sessions (a saved schedule); explore the script it was saved from",
 			Summary:      "make the sessions' commands go in this order (a schedule explore --save found), on any server"},
 	}
@@ -48,7 +46,7 @@ func (o WordOptions) exploreWord(ctx context.Context, env words.Env, args []stri
 func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 	steps, wait, err := order.Parse(args[1:])
 	if err != nil {
-		return words.Usage(order.Usage + "   (" + err.Error() + ")")
+		return err
 	}
 	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait, env.Stderr())))
 	return nil
@@ -58,10 +56,8 @@ func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 // would force no order.
 func checkSchedule(args []string, known []bool) error {
 	if slices.Contains(known, false) {
-		return nil
+		return order.Spec.Check(args, known)
 	}
-	if _, _, err := order.Parse(args); err != nil {
-		return fmt.Errorf("schedule: %v\nusage: %s", err, order.Usage)
-	}
-	return nil
+	_, _, err := order.Parse(args)
+	return err
 }

@@ -12,30 +12,43 @@ import (
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/failover"
 	"github.com/locklab/locklab/repl/lab/record"
-	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/redlockload"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
-const clusterUsage = "cluster up | cluster down | cluster attach PRIMARY_HOST:PORT REPLICA_HOST:PORT"
+// The failover lab's words' arguments.
+var (
+	clusterSpec = &flags.Spec{Name: "cluster", Subs: []*flags.Spec{
+		{Name: "cluster up", Summary: "start a primary and a replica (redis-server children), a proxy in their link"},
+		{Name: "cluster down", Summary: "stop them; sessions on them go back to the lab's server"},
+		{Name: "cluster attach", Args: []flags.Arg{{Name: "PRIMARY_HOST:PORT"}, {Name: "REPLICA_HOST:PORT"}},
+			Summary: "use servers you run (link cut --pause is their only cut)"}}}
+	linkFlags = []flags.Flag{
+		{Name: "both", Kind: flags.Bool, Help: "both ways, not only primary->replica"},
+		{Name: "pause", Kind: flags.Bool, Help: "by CLIENT PAUSE WRITE on the replica instead of the proxy"}}
+	linkSpec = &flags.Spec{Name: "link", Subs: []*flags.Spec{
+		{Name: "link cut", Flags: linkFlags}, {Name: "link heal", Flags: linkFlags}}}
+	crashSpec   = &flags.Spec{Name: "crash", Args: []flags.Arg{{Name: "primary|NODE"}}}
+	promoteSpec = &flags.Spec{Name: "promote", Subs: []*flags.Spec{{Name: "promote replica"}}}
+)
 
 // clusterWord is `cluster up|down|attach`.
 func clusterWord(ctx context.Context, env words.Env, args []string) error {
-	if len(args) < 2 {
-		return words.Usage(clusterUsage)
+	p, err := clusterSpec.Parse(args[1:])
+	if err != nil {
+		return err
 	}
-	switch {
-	case args[1] == "up" && len(args) == 2:
+	switch p.Sub {
+	case "up":
 		return clusterUp(ctx, env)
-	case args[1] == "attach" && len(args) == 4:
-		return clusterAttach(ctx, env, args[2], args[3])
-	case args[1] == "down" && len(args) == 2:
-		stateOf(env).stopCluster()
-		back := env.Sessions().Home()
-		fmt.Fprintln(env.Stdout(), "cluster: stopped"+homeNote(back, env.Sessions().Target))
-		return nil
+	case "attach":
+		return clusterAttach(ctx, env, p.Args[0], p.Args[1])
 	}
-	return words.Usage(clusterUsage)
+	stateOf(env).stopCluster()
+	back := env.Sessions().Home()
+	fmt.Fprintln(env.Stdout(), "cluster: stopped"+homeNote(back, env.Sessions().Target))
+	return nil
 }
 
 // clusterUp is `cluster up`: a primary and a replica, real redis-server
@@ -123,13 +136,12 @@ func needCluster(env words.Env) (*cluster, bool, bool, error) {
 }
 
 // clusterCommand is the cluster, and whether its link is paused, for a
-// word whose one argument must be want (`crash primary`, `promote
-// replica`).
-func clusterCommand(env words.Env, args []string, want string) (*cluster, bool, error) {
-	c, _, paused, err := needCluster(env)
-	if err == nil && (len(args) != 2 || args[1] != want) {
-		err = words.Usage(args[0] + " " + want)
+// word read by spec (`crash primary`, `promote replica`).
+func clusterCommand(env words.Env, spec *flags.Spec, args []string) (*cluster, bool, error) {
+	if _, err := spec.Parse(args[1:]); err != nil {
+		return nil, false, err
 	}
+	c, _, paused, err := needCluster(env)
 	return c, paused, err
 }
 
@@ -139,18 +151,19 @@ func clusterCommand(env words.Env, args []string, want string) (*cluster, bool, 
 // (the only cut of attached servers). Any heal gives a paused replica its
 // writes back.
 func linkWord(ctx context.Context, env words.Env, args []string) error {
+	p, err := linkSpec.Parse(args[1:])
+	if err != nil {
+		return err
+	}
 	c, _, paused, err := needCluster(env)
 	if err != nil {
 		return err
 	}
-	if len(args) < 2 || (args[1] != "cut" && args[1] != "heal") {
-		return words.Usage(linkUsage)
+	dir, pause := failover.Downstream, p.Bool("pause") || c.t.Proxy == nil
+	if p.Bool("both") {
+		dir = failover.Both
 	}
-	dir, pause, err := linkFlags(args[2:], c.t.Proxy == nil)
-	if err != nil {
-		return err
-	}
-	heal := args[1] == "heal"
+	heal := p.Sub == "heal"
 	if heal && paused && !pause {
 		if err := pauseLink(ctx, env, c, false); err != nil {
 			return err
@@ -168,25 +181,6 @@ func linkWord(ctx context.Context, env words.Env, args []string) error {
 	}
 	return nil
 }
-
-// linkFlags reads link's flags: which way to cut or heal, and whether by
-// a pause (always, when there is no proxy).
-func linkFlags(flags []string, noProxy bool) (failover.Direction, bool, error) {
-	dir, pause := failover.Downstream, noProxy
-	for _, a := range flags {
-		switch a {
-		case "--both":
-			dir = failover.Both
-		case "--pause":
-			pause = true
-		default:
-			return dir, false, words.Usage(linkUsage)
-		}
-	}
-	return dir, pause, nil
-}
-
-const linkUsage = "link cut|heal [--both] [--pause]"
 
 func pauseLink(ctx context.Context, env words.Env, c *cluster, cut bool) error {
 	var err error
@@ -209,7 +203,7 @@ func crashWord(ctx context.Context, env words.Env, args []string) error {
 	if len(args) == 2 && args[1] != "primary" {
 		return redlockWord(ctx, env, args)
 	}
-	c, _, err := clusterCommand(env, args, "primary")
+	c, _, err := clusterCommand(env, crashSpec, args)
 	if err != nil {
 		return err
 	}
@@ -223,7 +217,7 @@ func crashWord(ctx context.Context, env words.Env, args []string) error {
 // promoteWord is `promote replica`: REPLICAOF NO ONE. From then on, `on
 // primary` means the promoted replica.
 func promoteWord(ctx context.Context, env words.Env, args []string) error {
-	c, paused, err := clusterCommand(env, args, "replica")
+	c, paused, err := clusterCommand(env, promoteSpec, args)
 	if err != nil {
 		return err
 	}
@@ -277,20 +271,26 @@ func onWord(ctx context.Context, env words.Env, args []string) error {
 	return env.Dispatch(ctx, name, args[1:])
 }
 
-// redlockWord runs the words of package redlock on this shell's nodes;
-// `load --redlock` too (package redlockload).
+// redlockWord runs the words of package redlock on this shell's nodes.
 func redlockWord(ctx context.Context, env words.Env, args []string) error {
-	var err error
-	if args[0] == "load" {
-		err = redlockload.Word(ctx, stateOf(env).Redlock(), redlockEnv{env}, args[1:])
-	} else {
-		err = stateOf(env).Redlock().Run(ctx, redlockEnv{env}, args)
-	}
-	if u, ok := err.(redlock.UsageError); ok {
-		return words.Usage(string(u))
-	} else if errors.Is(err, redlockload.ErrTwoHolders) {
+	return redlockDone(ctx, stateOf(env).Redlock().Run(ctx, redlockEnv{env}, args))
+}
+
+// redlockLoad is `load --redlock N ...` (package redlockload), its
+// arguments read.
+func redlockLoad(ctx context.Context, env words.Env, p *flags.Parsed) error {
+	err := redlockload.Word(ctx, stateOf(env).Redlock(), redlockEnv{env}, p)
+	if errors.Is(err, redlockload.ErrTwoHolders) {
 		return words.Status(loadFailStatus) // load --redlock's FAIL, as load's
-	} else if err != nil && ctx.Err() == nil {
+	}
+	return redlockDone(ctx, err)
+}
+
+// redlockDone is a Redlock word's error as the shell takes it: bad
+// arguments as they are (status 2), a failure with status 1.
+func redlockDone(ctx context.Context, err error) error {
+	var usage *flags.Error
+	if err != nil && ctx.Err() == nil && !errors.As(err, &usage) {
 		return words.Failf("%v", err)
 	}
 	return err

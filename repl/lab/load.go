@@ -5,32 +5,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/load"
 	"github.com/locklab/locklab/repl/lab/redlockload"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
-// loadUsage adds --modes to load's own options.
-const loadUsage = load.Usage + " [--modes break,fix,extend,fenced] | " + redlockload.LoadUsage
+// loadSpec is the load word's arguments: load's own, or, with --redlock,
+// load --redlock's.
+var loadSpec = func() *flags.Spec {
+	s := *load.Spec
+	s.Forms = []*flags.Spec{redlockload.Spec}
+	return &s
+}()
 
 // loadWord is `load ...`: many workers on one lock, counted from the
 // server's answers. --modes runs several modes one after another and
 // prints one table comparing them. Its status says what the verdicts
 // concluded (see loadStatus).
 func loadWord(ctx context.Context, env words.Env, args []string) error {
-	if slices.Contains(args, "--redlock") {
-		return redlockWord(ctx, env, args) // through Redlock, on its nodes
+	if p, err := loadSpec.Parse(args[1:]); err != nil {
+		return err
+	} else if p.Spec == redlockload.Spec {
+		return redlockLoad(ctx, env, p) // through Redlock, on its nodes
 	}
-	modes, rest := splitModes(args[1:])
-	cfg, asJSON, err := load.ParseArgs(rest)
+	call, err := load.Parse(args[1:])
 	if err != nil {
-		return &words.Error{Status: 2, Msg: err.Error()}
+		return err
 	}
+	cfg, asJSON, modes := call.Config, call.JSON, call.Modes
 	if len(modes) == 0 {
 		modes = []string{cfg.Mode}
 	}
@@ -79,19 +85,6 @@ func loadStatus(runs []load.Stats) error {
 		return words.Status(status)
 	}
 	return nil
-}
-
-// splitModes takes --modes A,B,... out of the arguments.
-func splitModes(args []string) ([]string, []string) {
-	for i, a := range args {
-		if a == "--modes" && i+1 < len(args) {
-			return strings.Split(args[i+1], ","), append(append([]string{}, args[:i]...), args[i+2:]...)
-		}
-		if v, ok := strings.CutPrefix(a, "--modes="); ok {
-			return strings.Split(v, ","), append(append([]string{}, args[:i]...), args[i+1:]...)
-		}
-	}
-	return nil, args
 }
 
 // loadDialer gives each worker (and load's control connection, 0) a

@@ -16,14 +16,15 @@ import (
 
 // macroWord lists a lesson macro in the table.
 func macroWord(m *macros.Macro) words.Word {
-	w := words.Word{Name: m.Name, Kind: words.Macro, Usage: m.Usage, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
+	return words.Word{Name: m.Name(), Kind: words.Macro, Spec: m.Spec, Summary: m.Summary, Bidder: m.Bidder, Sessions: m.Sessions,
 		Run: func(ctx context.Context, env words.Env, args []string) error {
-			err := m.Run(ctx, macroEnv{env}, args[1:])
-			var usage *macros.UsageError
+			p, err := m.Spec.Parse(args[1:])
+			if err != nil {
+				return err
+			}
+			err = m.Run(ctx, macroEnv{env}, p)
 			var foreign *keyguard.ForeignError
 			switch {
-			case errors.As(err, &usage):
-				return &words.Error{Status: 2, Msg: usage.Error()}
 			case errors.Is(err, macros.ErrReply):
 				return words.Status(1)
 			case errors.As(err, &foreign): // a refusal: the script goes on, as after load's
@@ -31,8 +32,6 @@ func macroWord(m *macros.Macro) words.Word {
 			}
 			return err
 		}}
-	w.Check = func(args []string, known []bool) error { return checkUsage(&w, args, known) }
-	return w
 }
 
 // macroEnv is a macro's view of the run (see macros.Env).

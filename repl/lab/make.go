@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -14,12 +15,17 @@ var makeTargets = map[string]string{
 	"load":  "scripts/load.lab",        // more workers and iterations on the release invariant
 }
 
-const makeUsage = "make break | make test | make load"
+var makeSpec = &flags.Spec{Name: "make", Subs: []*flags.Spec{
+	{Name: "make break", Summary: "the naive release: look for WRONG-OWNER DEL lines"},
+	{Name: "make test", Summary: "the Lua release: fails on any wrong-owner delete"},
+	{Name: "make load", Summary: "more workers and iterations on the release invariant"},
+}}
 
 // makeWord is `make TARGET`: the lesson's Locks Lab, run as its scripts.
 func makeWord(ctx context.Context, env words.Env, args []string) error {
-	if len(args) != 2 || makeTargets[args[1]] == "" {
-		return words.Usage(makeUsage + "   (the Locks Lab's targets: the naive release, the Lua release, the load)")
+	p, err := makeSpec.Parse(args[1:])
+	if err != nil {
+		return err
 	}
-	return env.RunScript(ctx, makeTargets[args[1]], nil)
+	return env.RunScript(ctx, makeTargets[p.Sub], nil)
 }

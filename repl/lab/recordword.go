@@ -8,10 +8,14 @@ import (
 
 	"github.com/locklab/locklab/repl/lab/capture"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
 const recordUsage = "record FILE.lab | record stop | record"
+
+// recordSpec is record's arguments: a file to record into, stop, or none.
+var recordSpec = &flags.Spec{Name: "record", Args: []flags.Arg{{Name: "FILE.lab|stop", Optional: true}}}
 
 // recordWord is `record FILE.lab` (from now on, every entry typed is
 // written to FILE.lab with an expectation for what it showed), `record

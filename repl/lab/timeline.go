@@ -3,37 +3,37 @@ package lab
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/locklab/locklab/repl/lab/timeline"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
-const timelineUsage = "timeline [--width N] [--compact] [--mermaid FILE] [--svg FILE]"
+var timelineSpec = &flags.Spec{Name: "timeline", Flags: []flags.Flag{
+	{Name: "width", Kind: flags.Int, Min: 40, Help: "columns to draw in (the terminal's width unless told)"},
+	{Name: "compact", Kind: flags.Bool, Help: "one row per command, no gaps"},
+	{Name: "mermaid", Kind: flags.String, Value: "FILE", Help: "write the run to FILE as a Mermaid sequenceDiagram (at the prompt only)"},
+	{Name: "svg", Kind: flags.String, Value: "FILE", Help: "write the run to FILE as an SVG swimlane (at the prompt only)"},
+}}
 
 // timelineWord is `timeline [--width N] [--compact] [--mermaid FILE]
 // [--svg FILE]`: the last run, drawn, or written to a file (at the
 // REPL's prompt only: a script never writes files).
 func timelineWord(ctx context.Context, env words.Env, args []string) error {
-	width, compact := env.Width(), false
-	for i := 1; i < len(args); i++ {
-		switch {
-		case args[i] == "--compact":
-			compact = true
-		case (args[i] == "--mermaid" || args[i] == "--svg") && i+1 < len(args):
-			return exportWord(ctx, env, strings.TrimPrefix(args[i], "--"), args[i+1])
-		case args[i] == "--width" && i+1 < len(args):
-			n, err := strconv.Atoi(args[i+1])
-			if err != nil || n < 40 {
-				return &words.Error{Status: 2, Msg: "timeline --width N: N is a number of columns, 40 or more"}
-			}
-			width, i = n, i+1
-		default:
-			return &words.Error{Status: 2, Msg: fmt.Sprintf("timeline: unknown option %q\nusage: %s", args[i], timelineUsage)}
+	p, err := timelineSpec.Parse(args[1:])
+	if err != nil {
+		return err
+	}
+	for _, format := range []string{"mermaid", "svg"} {
+		if p.Given(format) {
+			return exportWord(ctx, env, format, p.String(format))
 		}
 	}
-	fmt.Fprint(env.Stdout(), timeline.Draw(env.Output(), Picture(ctx, env), width, compact))
+	width := env.Width()
+	if p.Given("width") {
+		width = int(p.Int("width"))
+	}
+	fmt.Fprint(env.Stdout(), timeline.Draw(env.Output(), Picture(ctx, env), width, p.Bool("compact")))
 	return nil
 }
 

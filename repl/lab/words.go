@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/check"
@@ -13,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/reply"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -21,45 +21,45 @@ import (
 // Redlock, the Locks Lab's make, then the macros.
 func Words() []words.Word {
 	ws := []words.Word{
-		{Name: "seats", Kind: words.Lab, Run: seatsWord, Usage: "seats SLOT N", Summary: "tell the notes how many bookings SLOT may hold (1 unless told)"},
+		{Name: "seats", Kind: words.Lab, Run: seatsWord, Spec: seatsSpec, Summary: "tell the notes how many bookings SLOT may hold (1 unless told)"},
 		{Name: "expect", Kind: words.Lab, Run: expectWord, Check: checkExpect, Help: expect.Help,
 			Usage:   "expect CMD ... OP VALUE | expect reply VALUE | expect verdict KIND | expect lines REGEX OP N",
 			Summary: "check the run (a self-checking .lab script); help expect for the grammar"},
-		{Name: "timeline", Kind: words.Lab, Run: timelineWord, Usage: timelineUsage,
+		{Name: "timeline", Kind: words.Lab, Run: timelineWord, Spec: timelineSpec,
 			Summary: "draw the last run: a lane per session, time flowing down, a bar per lock"},
-		{Name: "load", Kind: words.Lab, Run: loadWord, Usage: loadUsage,
+		{Name: "load", Kind: words.Lab, Run: loadWord, Spec: loadSpec,
 			Unexplorable: "it runs its own workers for thousands of steps; run it without explore",
 			Summary:      "stress the lock: N workers x M acquire/work/release cycles, counted from the server's answers (--json, --modes)"},
-		{Name: "cluster", Kind: words.Lab, Run: clusterWord, Usage: clusterUsage,
+		{Name: "cluster", Kind: words.Lab, Run: clusterWord, Spec: clusterSpec,
 			Unexplorable: "it starts real redis-server processes, which do not run on virtual time",
 			Summary:      "a primary and a replica (real redis-server children, a proxy in their link) for the failover lab"},
 		{Name: "on", Kind: words.Lab, Run: onWord, Usage: "@NAME on primary|replica COMMAND ...",
 			Unexplorable: "it reaches a real cluster's node (cluster)",
 			Summary:      "session NAME now talks to the cluster's primary or replica (and stays there), then runs COMMAND"},
-		{Name: "link", Kind: words.Lab, Run: linkWord, Usage: linkUsage,
+		{Name: "link", Kind: words.Lab, Run: linkWord, Spec: linkSpec,
 			Unexplorable: "it cuts a real replication link (cluster)",
 			Summary:      "drop the replication stream (primary->replica, or both ways), keeping the connection open"},
-		{Name: "crash", Kind: words.Lab, Run: crashWord, Usage: "crash primary | " + redlock.CrashUsage,
+		{Name: "crash", Kind: words.Lab, Run: crashWord, Spec: crashSpec,
 			Unexplorable: "it kills a server (a cluster's, or a Redlock node, whose own clocks explore does not drive yet)",
 			Summary:      "SHUTDOWN NOSAVE NOW on the primary (nothing unreplicated survives), or stop a redlock node (its data gone)"},
-		{Name: "promote", Kind: words.Lab, Run: promoteWord, Usage: "promote replica",
+		{Name: "promote", Kind: words.Lab, Run: promoteWord, Spec: promoteSpec,
 			Unexplorable: "it promotes a real replica (cluster)",
 			Summary:      "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)"},
-		{Name: "replication", Kind: words.Lab, Run: replicationWord, Usage: "replication",
+		{Name: "replication", Kind: words.Lab, Run: replicationWord, Spec: &flags.Spec{Name: "replication"},
 			Unexplorable: "it reads a real cluster's replication offsets",
 			Summary:      "both roles, the primary's and the replica's offsets, the bytes the link dropped"},
-		{Name: "redlock", Kind: words.Lab, Run: redlockWord, Usage: redlock.Usage,
+		{Name: "redlock", Kind: words.Lab, Run: redlockWord, Spec: redlock.Spec,
 			Unexplorable: "it starts Redlock's nodes, each on a clock of its own, which explore does not drive yet",
 			Summary:      "lesson 5: N independent nodes (A..E) and the Redlock algorithm, each node's answer shown"},
-		{Name: "clock", Kind: words.Lab, Run: redlockWord, Usage: redlock.ClockUsage, Summary: "move one redlock node's clock (and its TTLs)",
+		{Name: "clock", Kind: words.Lab, Run: redlockWord, Spec: redlock.ClockSpec, Summary: "move one redlock node's clock (and its TTLs)",
 			Unexplorable: "it moves a Redlock node's clock, which explore does not drive yet"},
-		{Name: "restart", Kind: words.Lab, Run: redlockWord, Usage: redlock.RestartUsage, Summary: "bring a crashed redlock node back, empty"},
-		{Name: "pause", Kind: words.Lab, Run: redlockWord, Usage: redlock.PauseUsage, Summary: "stop a whole session, its watchdog included, for DUR (a GC pause)"},
-		{Name: "make", Kind: words.Lab, Run: makeWord, Usage: makeUsage,
+		{Name: "restart", Kind: words.Lab, Run: redlockWord, Spec: redlock.RestartSpec, Summary: "bring a crashed redlock node back, empty"},
+		{Name: "pause", Kind: words.Lab, Run: redlockWord, Spec: redlock.PauseSpec, Summary: "stop a whole session, its watchdog included, for DUR (a GC pause)"},
+		{Name: "make", Kind: words.Lab, Run: makeWord, Spec: makeSpec,
 			Summary: "the lesson's Locks Lab: make break (plain DEL), make test (the Lua release), make load"},
-		{Name: "record", Kind: words.Lab, Run: recordWord, Usage: recordUsage, Unexplorable: "it writes a file at the REPL's prompt",
+		{Name: "record", Kind: words.Lab, Run: recordWord, Spec: recordSpec, Unexplorable: "it writes a file at the REPL's prompt",
 			Summary: "write the entries typed from now on to a .lab that checks itself (record stop ends it)"},
-		{Name: "verdict", Kind: words.Lab, Run: verdictWord, Usage: "verdict",
+		{Name: "verdict", Kind: words.Lab, Run: verdictWord, Spec: &flags.Spec{Name: "verdict"},
 			Summary: "the verdict on the run so far: double booking, wrong-owner deletes, overlaps, or all clear"},
 	}
 	for i := range macros.Macros {
@@ -84,13 +84,15 @@ func verdictWord(ctx context.Context, env words.Env, args []string) error {
 	return nil
 }
 
+var seatsSpec = &flags.Spec{Name: "seats", Args: []flags.Arg{{Name: "SLOT"}, {Name: "N", Kind: flags.Int, Min: 1}}}
+
 // seatsWord is `seats SLOT N`: the notes judge SLOT's bookings against N.
 func seatsWord(ctx context.Context, env words.Env, args []string) error {
-	n, err := strconv.ParseInt(args[len(args)-1], 10, 64)
-	if len(args) != 3 || err != nil || n < 1 {
-		return words.Usage("seats SLOT N   (N: how many bookings the slot may hold, 1 or more)")
+	p, err := seatsSpec.Parse(args[1:])
+	if err != nil {
+		return err
 	}
-	recorderOf(env).SetSeats(args[1], n)
+	recorderOf(env).SetSeats(p.Args[0], p.Int("N"))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -81,9 +82,14 @@ func bulkStrings(r resp.Reply) []string {
 func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
 	cmd, partial := splitForCompletion(string(line[:pos]))
 	var cands []string
+	spec := labSpec(cmd)
 	switch {
 	case len(cmd) == 0:
 		cands = matchCase(partial, append(c.has("", commands.Names()), words.Names()...))
+	case spec != nil:
+		if cands = spec.Complete(cmd[1:], partial); cands == nil {
+			cands = c.matchKeys(partial)
+		}
 	case len(cmd) == 1 && len(commands.SubNames(cmd[0])) > 0:
 		cands = matchCase(partial, c.has(strings.ToUpper(cmd[0])+" ", commands.SubNames(cmd[0])))
 	default:
@@ -94,6 +100,18 @@ func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
 		out[i] = []rune(cand[len(partial):] + " ")
 	}
 	return out, len([]rune(partial))
+}
+
+// labSpec is the arguments' spec of the lab word cmd starts with (book,
+// redlock, load ...), or nil for a Redis command or a word without one.
+func labSpec(cmd []string) *flags.Spec {
+	if len(cmd) == 0 {
+		return nil
+	}
+	if c := words.Classify(cmd, words.Lang); c.Word != nil && (c.Kind == words.Lab || c.Kind == words.Macro) {
+		return c.Word.Spec
+	}
+	return nil
 }
 
 // has is the names the server has: names, less those whose prefix+name
@@ -175,6 +193,9 @@ func Hint(line string) string {
 	cmd, partial := splitForCompletion(line)
 	if partial != "" && len(cmd) > 0 {
 		return "" // in the middle of an argument: nothing useful to add yet
+	}
+	if spec := labSpec(cmd); spec != nil && partial == "" {
+		return spec.Hint(cmd[1:]) // a lab word: what its spec still takes
 	}
 	if partial != "" {
 		cmd = append(cmd, partial)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/locklab/locklab/repl/cli/gaps"
+	"github.com/locklab/locklab/repl/cli/session"
 )
 
 // completions is what Tab offers after line, whole words.
@@ -70,5 +71,45 @@ func TestHintEmbeddedGaps(t *testing.T) {
 	}
 	if got := real.Hint("CONFIG GET "); !strings.Contains(got, "parameter") {
 		t.Errorf("real server: hint for CONFIG GET = %q, want its arguments", got)
+	}
+}
+
+// TestCompleteLabWords: Tab after a lab word offers what its flag spec
+// says: its flags after --, an enum flag's choices, its subcommands; the
+// grey hint shows what it still takes.
+func TestCompleteLabWords(t *testing.T) {
+	c := NewCompleter(nil)
+	c.Observe(session.Event{Args: []string{"SET", "lock:x", "t"}})
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"book-locked alice t --w", []string{"--wait", "--watchdog", "--work"}},
+		{"book-locked alice t --release ", []string{"blind", "eval", "get-del"}},
+		{"@bob book-locked alice t --release e", []string{"eval"}},
+		{"blind-unlock --release ", []string{"blind", "eval"}},
+		{"redlock ", []string{"acquire", "down", "release", "status", "up", "verdict"}},
+		{"redlock up --", []string{"--client", "--nodes", "--real"}},
+		{"redlock up --client ", []string{"locklab", "redsync"}},
+		{"load --mode ", []string{"break", "extend", "fenced", "fix"}},
+		{"load --redlock 3 --cl", []string{"--client", "--clock-jump"}},
+		{"explore --no-r", []string{"--no-reduce"}},
+		{"eval-release lock:", []string{"lock:x"}},
+	}
+	for _, tt := range tests {
+		if got := completions(c, tt.line); !slices.Equal(got, tt.want) {
+			t.Errorf("Tab after %q = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	for line, want := range map[string]string{
+		"book ":                   "BIDDER [--slot KEY] [--seats N] [--work DUR]",
+		"book alice --work 1s ":   "[--slot KEY] [--seats N]",
+		"book-locked a t --ttl ":  "DUR",
+		"redlock acquire ":        "KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR]",
+		"book-locked alice --wor": "",
+	} {
+		if got := Hint(line); got != want {
+			t.Errorf("hint after %q = %q, want %q", line, got, want)
+		}
 	}
 }

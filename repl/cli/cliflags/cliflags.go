@@ -39,6 +39,15 @@ type Options struct {
 	Set            map[string]bool // which of host, port, db, user, password, url were given
 }
 
+// Help is redis-cli's options as locklab --help lists them: a new
+// option's line goes here, beside its field in Options and its parsing in
+// apply (takesValue when it takes one).
+const Help = `  -h HOST  -p PORT  -s SOCKET  -a PASSWORD  --user NAME  -n DB
+  -u redis://[user:password@]host[:port][/db]  (rediss:// for TLS)  --tls --cacert --cert --key --sni --insecure
+  -3 (RESP3)  --raw  --no-raw  -e (exit 1 on a Redis error)  -r N  -i SECONDS  -x  --no-auth-warning
+  --pipe [--pipe-timeout SECONDS]  (mass insertion: stdin sent as it is, replies counted)
+`
+
 // UsageError is a bad option, worded as redis-cli words it.
 type UsageError struct{ Arg, Reason string }
 

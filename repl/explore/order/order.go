@@ -11,7 +11,7 @@ import (
 
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/explore/poll"
-	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/shellquote"
 )
 
@@ -117,36 +117,24 @@ func (g *Gate) signal() {
 	g.changed = make(chan struct{})
 }
 
-// Usage is the schedule word's syntax.
-const Usage = "schedule [--wait DUR] [--] SESSION ..."
+// Spec is the schedule word's arguments (package flags).
+var Spec = &flags.Spec{Name: "schedule", FlagsFirst: true, Args: []flags.Arg{{Name: "SESSION", Many: true}},
+	Flags: []flags.Flag{{Name: "wait", Kind: flags.Duration, MinDur: time.Millisecond, Default: DefaultWait.String(),
+		Help: "how long a session waits for its turn before the order is given up"}}}
 
 // DefaultWait is how long a session waits for its turn before the order
 // is given up.
 const DefaultWait = 10 * time.Second
 
 // Parse reads `schedule [--wait DUR] [--] SESSION ...` (args without the
-// word): the steps' sessions and the wait. After `--` every word is a
-// session, one named `-b` too.
+// word) with Spec: the steps' sessions and the wait. After `--` every word
+// is a session, one named `-b` too. Its errors are one line (flags.Error).
 func Parse(args []string) (steps []string, wait time.Duration, err error) {
-	wait = DefaultWait
-	if len(args) >= 2 && args[0] == "--wait" {
-		if wait, err = duration.Flag("--wait", args[1]); err != nil {
-			return nil, 0, err
-		}
-		if wait <= 0 {
-			return nil, 0, fmt.Errorf("--wait %s: more than 0, such as 5s", args[1])
-		}
-		args = args[2:]
+	p, err := Spec.Parse(args)
+	if err != nil {
+		return nil, 0, err
 	}
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	} else if i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }); i >= 0 {
-		return nil, 0, fmt.Errorf("%s: not a session (the one option is --wait DUR, first; -- before a session named -x)", args[i])
-	}
-	if len(args) == 0 {
-		return nil, 0, fmt.Errorf("no steps: name the session of each command, in order")
-	}
-	return args, wait, nil
+	return p.Args, p.Duration("wait"), nil
 }
 
 // Line is the schedule word's line for steps (the session of each step):

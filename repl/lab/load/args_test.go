@@ -25,53 +25,54 @@ func TestParseArgs(t *testing.T) {
 		json bool
 	}{
 		{nil, def, false},
-		{[]string{"load"}, def, false},
 		{[]string{"--json"}, def, true},
 		{strings.Fields("--workers 50 --iterations 3 --mode break --ttl 2s --work 0 --jitter 5ms --key lock:x --locks 50 --json"),
 			Config{Workers: 50, Iterations: 3, Mode: ModeBreak, TTL: 2 * time.Second, Jitter: 5 * time.Millisecond, Key: "lock:x", Locks: 50}, true},
-		{strings.Fields("load --mode=extend --ttl=150ms --work=1.5s --pause 600ms --pause-every 2"),
+		{strings.Fields("--mode=extend --ttl=150ms --work=1.5s --pause 600ms --pause-every 2"),
 			Config{Workers: 10, Iterations: 20, Mode: ModeExtend, TTL: 150 * time.Millisecond, Work: 1500 * time.Millisecond,
 				Pause: 600 * time.Millisecond, PauseEvery: 2, Key: "lock:load", Locks: 1}, false},
 		{strings.Fields("--mode fenced --work 0.5ms"), Config{Workers: 10, Iterations: 20, Mode: ModeFenced, TTL: 200 * time.Millisecond,
 			Work: 500 * time.Microsecond, Key: "lock:load", Locks: 1}, false},
 	}
 	for _, g := range good {
-		cfg, asJSON, err := ParseArgs(g.args)
-		if err != nil || cfg != g.want || asJSON != g.json {
-			t.Errorf("ParseArgs(%q) = %+v, %v, %v; want %+v, %v", g.args, cfg, asJSON, err, g.want, g.json)
+		call, err := Parse(g.args)
+		if err != nil || call.Config != g.want || call.JSON != g.json {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v, %v", g.args, call, err, g.want, g.json)
 		}
 	}
 	bad := map[string]string{
-		"--workers":                  "needs a value",
-		"--workers 0":                "at least 1",
-		"--workers ten":              "whole number",
-		"--workers 10001":            "between 1 and 10000",
-		"--iterations -3":            "at least 1",
-		"--mode safe":                `not "safe"`,
-		"--ttl 0":                    "at least 1ms",
-		"--ttl 500us":                "at least 1ms",
-		"--work soon":                "duration",
-		"--work -5ms":                "negative",
-		"--jitter 2h":                "at most 1h",
-		"--work 99999999ms":          "at most 1h",
-		"--work 300":                 "--work 300: 300 needs a unit: 300s or 300ms\nusage: load ",
-		"--ttl=150":                  "--ttl 150: 150 needs a unit: 150s or 150ms\nusage: load ",
-		"--pause 300ms":              "go together",
-		"--pause-every 2":            "go together",
-		"--pause-every 0 --pause 1s": "at least 1",
-		"--key=":                     "empty",
-		"--locks 0":                  "at least 1",
-		"--locks 11":                 "between 1 and the 10 workers",
-		"--workers 4 --locks=5":      "between 1 and the 4 workers",
-		"--json=yes":                 "no value",
-		"--workers 2 --workers 3":    "given twice",
-		"--verbose":                  "unknown argument",
-		"extra":                      "unknown argument",
+		"--workers":                  "load: --workers needs a whole number, 1 or more (nothing followed it)",
+		"--workers 0":                `load: --workers needs a whole number, 1 or more, got "0"`,
+		"--workers ten":              `load: --workers needs a whole number, 1 or more, got "ten"`,
+		"--workers 10001":            "load: --workers must be between 1 and 10000, not 10001",
+		"--iterations -3":            `load: --iterations needs a whole number, 1 or more, got "-3"`,
+		"--mode safe":                `load: --mode needs one of break, fix, extend, fenced, got "safe"`,
+		"--ttl 0":                    `load: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "0"`,
+		"--ttl 500us":                `load: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "500us"`,
+		"--work soon":                `load: --work needs a duration such as 5s or 300ms, got "soon"`,
+		"--work -5ms":                `load: --work needs a duration such as 5s or 300ms, got "-5ms"`,
+		"--jitter 2h":                "load: --jitter must be at most 1h, not 2h0m0s",
+		"--work 99999999ms":          `load: --work needs a duration such as 5s or 300ms, got "99999999ms"`,
+		"--work 300":                 "load: --work 300: 300 needs a unit: 300s or 300ms",
+		"--ttl=150":                  "load: --ttl 150: 150 needs a unit: 150s or 150ms",
+		"--pause 300ms":              "load: --pause and --pause-every go together, e.g. --pause 600ms --pause-every 2",
+		"--pause-every 2":            "load: --pause and --pause-every go together, e.g. --pause 600ms --pause-every 2",
+		"--pause-every 0 --pause 1s": `load: --pause-every needs a whole number, 1 or more, got "0"`,
+		"--key=":                     `load: --key needs a value (K), got ""`,
+		"--locks 0":                  `load: --locks needs a whole number, 1 or more, got "0"`,
+		"--locks 11":                 "load: --locks must be between 1 and the 10 workers (a lock nobody takes shows nothing), not 11",
+		"--workers 4 --locks=5":      "load: --locks must be between 1 and the 4 workers (a lock nobody takes shows nothing), not 5",
+		"--json=yes":                 "load: --json is a switch: give it alone, not --json=yes",
+		"--workers 2 --workers 3":    "load: --workers given twice: give it once",
+		"--verbose":                  "load: unknown flag --verbose (load takes --workers, --iterations, --mode, --ttl, --work, --jitter, --pause, --pause-every, --key, --locks, --json, --modes)",
+		"--wrkers 3":                 "load: unknown flag --wrkers (did you mean --workers?)",
+		"extra":                      `load: unexpected argument "extra" (usage: ` + Spec.Usage() + ")",
+		"--modes fix,safe":           `load: --modes needs modes among break,fix,extend,fenced, got "safe"`,
 	}
 	for args, want := range bad {
-		_, _, err := ParseArgs(strings.Fields(args))
-		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "usage: "+Usage) {
-			t.Errorf("ParseArgs(%q) error = %v; want one saying %q, ending with the usage line", args, err, want)
+		_, err := Parse(strings.Fields(args))
+		if err == nil || err.Error() != want {
+			t.Errorf("Parse(%q) error = %v\nwant %s", args, err, want)
 		}
 	}
 }

@@ -3,15 +3,28 @@ package load
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
-// Usage is the command's synopsis, as the REPL's help and errors print it.
-const Usage = "load [--workers N] [--iterations M] [--mode break|fix|extend|fenced] [--ttl DUR] [--work DUR] [--jitter DUR] [--pause DUR --pause-every N] [--key K] [--locks L] [--json]"
+// Spec is the load word's arguments (package flags): its usage line,
+// help, the check of a script's calls, completion.
+var Spec = &flags.Spec{Name: "load", Flags: []flags.Flag{
+	{Name: "workers", Kind: flags.Int, Min: 1, Default: "10", Help: "how many workers, each on its own connection"},
+	{Name: "iterations", Kind: flags.Int, Min: 1, Value: "M", Default: "20", Help: "acquire/work/release cycles per worker"},
+	{Name: "mode", Kind: flags.Enum, Choices: Modes, Default: ModeFix, Help: "the release: plain DEL, compare-and-delete, plus a watchdog, plus a fencing token"},
+	{Name: "ttl", Kind: flags.Duration, MinDur: time.Millisecond, Default: "200ms", Help: "the lock's TTL"},
+	{Name: "work", Kind: flags.Duration, Default: "300ms", Help: "time a holder works"},
+	{Name: "jitter", Kind: flags.Duration, Help: "up to this much more work, at random"},
+	{Name: "pause", Kind: flags.Duration, Help: "freeze a whole worker (watchdog included) this long ..."},
+	{Name: "pause-every", Kind: flags.Int, Min: 1, Help: "... every N-th iteration (with --pause)"},
+	{Name: "key", Kind: flags.String, Value: "K", Default: "lock:load", Help: "the lock key; the others derive from it"},
+	{Name: "locks", Kind: flags.Int, Min: 1, Value: "L", Default: "1", Help: "how many locks the workers share out"},
+	{Name: "json", Kind: flags.Bool, Help: "one line of JSON per run"},
+	{Name: "modes", Kind: flags.String, Value: "break,fix,extend,fenced", Help: "run these modes one after another and compare them"},
+}}
 
 // The modes, as --mode spells them.
 const (
@@ -105,122 +118,44 @@ func validMode(m string) bool {
 	return false
 }
 
-// ParseArgs reads load's flags, given after the word load (a leading
-// "load" is skipped too). Flags take their value as the next word or after
-// '=' (--workers=50). A duration is a DUR with its unit (300ms, 2s, 1.5s:
-// duration.Parse; a bare number is refused). The returned Config starts from DefaultConfig;
-// the bool says --json. Errors end with the usage line.
-func ParseArgs(args []string) (Config, bool, error) {
-	cfg := DefaultConfig()
-	asJSON := false
-	if len(args) > 0 && strings.EqualFold(args[0], "load") {
-		args = args[1:]
-	}
-	set := map[string]bool{}
-	for len(args) > 0 {
-		flag, value, hasValue := strings.Cut(args[0], "=")
-		args = args[1:]
-		if flag == "--json" {
-			if hasValue {
-				return cfg, false, usageError("--json takes no value")
-			}
-			asJSON = true
-			continue
-		}
-		if !knownFlag(flag) {
-			return cfg, false, usageError(fmt.Sprintf("unknown argument %q", flag))
-		}
-		if !hasValue {
-			if len(args) == 0 {
-				return cfg, false, usageError(flag + " needs a value")
-			}
-			value, args = args[0], args[1:]
-		}
-		if set[flag] {
-			return cfg, false, usageError(flag + " given twice")
-		}
-		set[flag] = true
-		if err := cfg.set(flag, value); err != nil {
-			return cfg, false, usageError(err.Error())
-		}
-	}
-	if set["--pause"] != set["--pause-every"] {
-		return cfg, false, usageError("--pause and --pause-every go together, e.g. --pause 600ms --pause-every 2")
-	}
-	cfg, err := cfg.normalized()
+// Call is a load word's arguments read: the run, --json, --modes.
+type Call struct {
+	Config
+	JSON  bool
+	Modes []string // --modes, one run each; nil: Config.Mode alone
+}
+
+// Parse reads load's arguments (after the word load) with Spec: the
+// returned Config starts from DefaultConfig. Errors are one line
+// (flags.Error).
+func Parse(args []string) (Call, error) {
+	p, err := Spec.Parse(args)
 	if err != nil {
-		return cfg, false, usageError(err.Error())
+		return Call{}, err
 	}
-	return cfg, asJSON, nil
-}
-
-func knownFlag(f string) bool {
-	switch f {
-	case "--workers", "--iterations", "--mode", "--ttl", "--work", "--jitter", "--pause", "--pause-every", "--key", "--locks":
-		return true
+	cfg := Config{Workers: int(p.Int("workers")), Iterations: int(p.Int("iterations")), Mode: p.String("mode"),
+		TTL: p.Duration("ttl"), Work: p.Duration("work"), Jitter: p.Duration("jitter"), Pause: p.Duration("pause"),
+		PauseEvery: int(p.Int("pause-every")), Key: p.String("key"), Locks: int(p.Int("locks"))}
+	call := Call{JSON: p.Bool("json")}
+	if p.Given("pause") != p.Given("pause-every") {
+		return call, Spec.Errorf("--pause and --pause-every go together, e.g. --pause 600ms --pause-every 2")
 	}
-	return false
-}
-
-func (c *Config) set(flag, value string) error {
-	var err error
-	switch flag {
-	case "--workers":
-		c.Workers, err = count(flag, value, 1)
-	case "--iterations":
-		c.Iterations, err = count(flag, value, 1)
-	case "--pause-every":
-		c.PauseEvery, err = count(flag, value, 1)
-	case "--locks":
-		c.Locks, err = count(flag, value, 1)
-	case "--mode":
-		if !validMode(value) {
-			return fmt.Errorf("--mode must be break, fix, extend or fenced, not %q", value)
+	for _, d := range []string{"work", "jitter", "pause"} {
+		if p.Duration(d) > time.Hour {
+			return call, Spec.Errorf("--%s must be at most 1h, not %v", d, p.Duration(d))
 		}
-		c.Mode = value
-	case "--key":
-		if value == "" {
-			return errors.New("--key cannot be empty")
+	}
+	if p.Given("modes") {
+		call.Modes = strings.Split(p.String("modes"), ",")
+		for _, m := range call.Modes {
+			if !validMode(m) {
+				return call, Spec.Errorf("--modes needs modes among %s, got %q", strings.Join(Modes, ","), m)
+			}
 		}
-		c.Key = value
-	case "--ttl":
-		c.TTL, err = readDuration(flag, value)
-		if err == nil && c.TTL < time.Millisecond {
-			err = fmt.Errorf("--ttl must be at least 1ms, not %s", value)
-		}
-	case "--work":
-		c.Work, err = readDuration(flag, value)
-	case "--jitter":
-		c.Jitter, err = readDuration(flag, value)
-	case "--pause":
-		c.Pause, err = readDuration(flag, value)
 	}
-	return err
-}
-
-func count(flag, value string, min int) (int, error) {
-	n, err := strconv.Atoi(value)
-	if err != nil || n < min {
-		return 0, fmt.Errorf("%s needs a whole number of at least %d, not %q", flag, min, value)
+	call.Config, err = cfg.normalized()
+	if err != nil {
+		return call, Spec.Errorf("%v", err)
 	}
-	return n, nil
-}
-
-// readDuration reads a DUR (duration.Flag: 300ms, 2s, 1m30s; a bare number
-// is refused), from 0 to 1h.
-func readDuration(flag, value string) (time.Duration, error) {
-	d, err := duration.Flag(flag, value)
-	switch {
-	case err != nil:
-		return 0, err
-	case d < 0:
-		return 0, fmt.Errorf("%s cannot be negative, not %s", flag, value)
-	case d > time.Hour:
-		return 0, fmt.Errorf("%s must be at most 1h, not %s", flag, value)
-	}
-	return d, nil
-}
-
-func usageError(msg string) error {
-	return fmt.Errorf("load: %s\nusage: %s", msg, Usage)
+	return call, nil
 }

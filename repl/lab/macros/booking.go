@@ -6,54 +6,43 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
-)
-
-// The lesson's values.
-const (
-	defaultSlot  = "room:2pm:bookings"
-	defaultLock  = "lock:room:2pm"
-	defaultWork  = 300 * time.Millisecond
-	defaultTTL   = 2000 * time.Millisecond
-	defaultSeats = 1
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // booking is the check-then-act both booking macros share.
 type booking struct {
-	slot  *string
-	seats *int64
-	work  *time.Duration
+	slot  string
+	seats int64
+	work  time.Duration
 	// sleep spends the work; a watchdog keeps the lock alive meanwhile.
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-func bookingFlags(f *flags) booking {
-	return booking{
-		slot:  f.fs.String("slot", defaultSlot, "the slot's list"),
-		seats: f.count("seats", defaultSeats, "how many bookings the slot takes"),
-		work:  f.duration("work", defaultWork, "time between the check and the booking"),
-	}
+// bookingOf is the booking the flags --slot, --seats and --work describe.
+func bookingOf(p *flags.Parsed) booking {
+	return booking{slot: p.String("slot"), seats: p.Int("seats"), work: p.Duration("work")}
 }
 
 // book is book_no_lock.sh: count, and if there is room, work, then book.
 func (b booking) book(ctx context.Context, env Env, session, bidder string) error {
-	env.Seats(*b.slot, *b.seats)
-	count, err := env.Query(ctx, session, "LLEN", *b.slot)
+	env.Seats(b.slot, b.seats)
+	count, err := env.Query(ctx, session, "LLEN", b.slot)
 	if err := failed(env, session, bidder, count, err); err != nil {
 		return err
 	}
-	if count.Int >= *b.seats {
+	if count.Int >= b.seats {
 		env.Say(session, "%s: rejected (saw count=%d)", bidder, count.Int)
 		return nil
 	}
-	env.Say(session, "%s: checked %s: count=%d of %d seat(s), room left; booking after %s of work", bidder, *b.slot, count.Int, *b.seats, b.work.String())
+	env.Say(session, "%s: checked %s: count=%d of %d seat(s), room left; booking after %s of work", bidder, b.slot, count.Int, b.seats, b.work.String())
 	sleep := env.Sleep
 	if b.sleep != nil {
 		sleep = b.sleep
 	}
-	if err := sleep(ctx, *b.work); err != nil {
+	if err := sleep(ctx, b.work); err != nil {
 		return err
 	}
-	pushed, err := env.Query(ctx, session, "RPUSH", *b.slot, bidder)
+	pushed, err := env.Query(ctx, session, "RPUSH", b.slot, bidder)
 	if err := failed(env, session, bidder, pushed, err); err != nil {
 		return err
 	}
@@ -78,51 +67,33 @@ func failed(env Env, session, who string, r resp.Reply, err error) error {
 	return nil
 }
 
-func book(ctx context.Context, env Env, args []string) error {
-	f := newFlags("book", bookUsage)
-	b := bookingFlags(f)
-	pos, err := f.parse(args, 1)
-	if err != nil {
-		return err
-	}
-	return b.book(ctx, env, bidderSession(env, pos[0]), pos[0])
+func book(ctx context.Context, env Env, p *flags.Parsed) error {
+	bidder := p.Args[0]
+	return bookingOf(p).book(ctx, env, bidderSession(env, bidder), bidder)
 }
 
 // bookLocked is book_with_lock.sh: the lock first, then the booking, then
 // the release the flag names (the lesson's GET, compare, DEL by default).
-func bookLocked(ctx context.Context, env Env, args []string) error {
-	f := newFlags("book-locked", bookLockedUsage)
-	b := bookingFlags(f)
-	lock := f.fs.String("lock", defaultLock, "the lock key")
-	ttl := f.ttl("ttl", defaultTTL, "the lock's TTL")
-	wait := f.duration("wait", 0, "keep trying to acquire for this long (0: give up at once)")
-	release := f.fs.String("release", "get-del", "get-del, eval or blind")
-	watchdog := f.fs.Bool("watchdog", false, "extend the lock (compare-and-PEXPIRE) every TTL/3 while working")
-	pos, err := f.parse(args, 2)
-	if err != nil {
-		return err
-	}
-	if *release != "get-del" && *release != "eval" && *release != "blind" {
-		return &UsageError{Usage: f.usage, Problem: "book-locked: --release must be get-del, eval or blind"}
-	}
-	bidder, token := pos[0], pos[1]
+func bookLocked(ctx context.Context, env Env, p *flags.Parsed) error {
+	b, lock, ttl := bookingOf(p), p.String("lock"), p.Duration("ttl")
+	bidder, token := p.Args[0], p.Args[1]
 	session := bidderSession(env, bidder)
-	got, err := acquire(ctx, env, session, *lock, token, *ttl, *wait)
+	got, err := acquire(ctx, env, session, lock, token, ttl, p.Duration("wait"))
 	if err != nil || !got {
 		if err == nil {
 			env.Say(session, "%s: could not acquire lock, rejected immediately", bidder)
 		}
 		return err
 	}
-	if *watchdog {
+	if p.Bool("watchdog") {
 		b.sleep = func(ctx context.Context, d time.Duration) error {
-			return keepAlive(ctx, env, session, *lock, token, *ttl, d)
+			return keepAlive(ctx, env, session, lock, token, ttl, d)
 		}
 	}
 	if err := b.book(ctx, env, session, bidder); err != nil {
 		return err
 	}
-	return releaseLock(ctx, env, session, *release, *lock, token)
+	return releaseLock(ctx, env, session, p.String("release"), lock, token)
 }
 
 // acquire is SET lock token NX PX ttl, tried again every 10 ms for up to

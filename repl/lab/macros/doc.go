@@ -1,6 +1,7 @@
 // Package macros holds locklab's macros: the lesson's scenarios as commands
 // (book, book-locked, blind-unlock, eval-release). One table gives each
-// macro's usage, help, completion and code.
+// macro's arguments (a flags.Spec: its usage, help, completion and the
+// check of a script's calls follow) and code.
 //
 // Macros do nothing behind the user's back: every Redis command they send
 // goes through Env, which sends it in a session, records its event (so the
@@ -10,6 +11,6 @@
 // Env.Inspect, on a connection outside the sessions, and refuses when it
 // holds data the lab did not write (repl/lab/keyguard).
 //
-// Numbers that make no sense are usage errors: a count of seats is 1 or
-// more, a TTL 1ms or more.
+// Numbers that make no sense are refused by the spec, in one line: a
+// count of seats is 1 or more, a TTL 1ms or more.
 package macros

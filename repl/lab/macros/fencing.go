@@ -8,19 +8,15 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
-func extendMacro(ctx context.Context, env Env, args []string) error {
-	f := newFlags("extend", extendUsage)
-	pos, err := f.parse(args, 3)
-	if err != nil {
-		return err
-	}
-	ttl, err := ttlArg(pos[2])
+func extendMacro(ctx context.Context, env Env, p *flags.Parsed) error {
+	ttl, err := ttlArg(p.Args[2])
 	if err != nil || ttl < time.Millisecond {
-		return &UsageError{Usage: f.usage, Problem: "extend: TTL is a duration of at least 1ms, e.g. 2000 or 2s"}
+		return p.Spec.Errorf("TTL needs milliseconds (as PEXPIRE takes them) or a duration, at least 1ms: 2000 or 2s, got %q", p.Args[2])
 	}
-	_, err = extend(ctx, env, env.Session(), pos[0], pos[1], ttl, true)
+	_, err = extend(ctx, env, env.Session(), p.Args[0], p.Args[1], ttl, true)
 	return err
 }
 
@@ -32,41 +28,30 @@ func extend(ctx context.Context, env Env, session, key, token string, ttl time.D
 // works (pausing like a stop-the-world GC if asked), then writes through
 // the slot's fencing check (scripts.FencedBook, which the annotator
 // knows by its SHA1) and releases with compare-and-delete.
-func fencedBook(ctx context.Context, env Env, args []string) error {
-	f := newFlags("fenced-book", fencedBookUsage)
-	lock := f.fs.String("lock", defaultLock, "the lock key")
-	slot := f.fs.String("slot", defaultSlot, "the slot's list")
-	seats := f.count("seats", defaultSeats, "how many bookings the slot takes")
-	ttl := f.ttl("ttl", defaultTTL, "the lock's TTL")
-	work := f.duration("work", defaultWork, "time between taking the lock and writing")
-	pause := f.duration("pause", 0, "a stop-the-world pause in the middle of the work")
-	wait := f.duration("wait", 0, "keep trying to acquire for this long")
-	pos, err := f.parse(args, 1)
-	if err != nil {
-		return err
-	}
-	bidder := pos[0]
+func fencedBook(ctx context.Context, env Env, p *flags.Parsed) error {
+	lock, slot, seats := p.String("lock"), p.String("slot"), p.Int("seats")
+	bidder := p.Args[0]
 	session := bidderSession(env, bidder)
-	env.Seats(*slot, *seats)
-	got, err := acquire(ctx, env, session, *lock, bidder+"-token", *ttl, *wait)
+	env.Seats(slot, seats)
+	got, err := acquire(ctx, env, session, lock, bidder+"-token", p.Duration("ttl"), p.Duration("wait"))
 	if err != nil || !got {
 		if err == nil {
 			env.Say(session, "%s: could not acquire lock, rejected immediately", bidder)
 		}
 		return err
 	}
-	fence, err := env.Query(ctx, session, "INCR", *lock+":fence")
+	fence, err := env.Query(ctx, session, "INCR", lock+":fence")
 	if err := failed(env, session, bidder, fence, err); err != nil {
 		return err
 	}
-	env.Say(session, "%s: holds %s with fencing token %d", bidder, *lock, fence.Int)
-	if err := pauseWork(ctx, env, session, bidder, *work, *pause); err != nil {
+	env.Say(session, "%s: holds %s with fencing token %d", bidder, lock, fence.Int)
+	if err := pauseWork(ctx, env, session, bidder, p.Duration("work"), p.Duration("pause")); err != nil {
 		return err
 	}
-	if err := fencedWrite(ctx, env, session, bidder, *slot, *lock, fence.Int, *seats); err != nil {
+	if err := fencedWrite(ctx, env, session, bidder, slot, lock, fence.Int, seats); err != nil {
 		return err
 	}
-	_, err = evalRelease(ctx, env, session, *lock, bidder+"-token", false)
+	_, err = evalRelease(ctx, env, session, lock, bidder+"-token", false)
 	return err
 }
 
@@ -74,21 +59,14 @@ func fencedBook(ctx context.Context, env Env, args []string) error {
 // token the caller got elsewhere (a Redlock holder's, say): the slot's
 // fencing check books, or refuses a token older than the newest it
 // accepted. It takes no lock and releases none.
-func fencedWriteMacro(ctx context.Context, env Env, args []string) error {
-	f := newFlags("fenced-write", fencedWriteUsage)
-	lock := f.fs.String("lock", defaultLock, "the lock key (the newest token accepted is KEY:fence:last)")
-	slot := f.fs.String("slot", defaultSlot, "the slot's list")
-	seats := f.count("seats", defaultSeats, "how many bookings the slot takes")
-	pos, err := f.parse(args, 2)
+func fencedWriteMacro(ctx context.Context, env Env, p *flags.Parsed) error {
+	bidder := p.Args[0]
+	token, err := strconv.ParseInt(p.Args[1], 10, 64)
 	if err != nil {
-		return err
-	}
-	token, err := strconv.ParseInt(pos[1], 10, 64)
-	if err != nil {
-		return &UsageError{Usage: f.usage, Problem: "fenced-write: TOKEN is a number (a fencing token, e.g. from INCR)"}
+		return p.Spec.Errorf("TOKEN is a number (a fencing token, e.g. from INCR), got %q", p.Args[1])
 	}
 	// (The annotator judges the write by its reply: no seats to tell it.)
-	return fencedWrite(ctx, env, bidderSession(env, pos[0]), pos[0], *slot, *lock, token, *seats)
+	return fencedWrite(ctx, env, bidderSession(env, bidder), bidder, p.String("slot"), p.String("lock"), token, p.Int("seats"))
 }
 
 func pauseWork(ctx context.Context, env Env, session, bidder string, work, pause time.Duration) error {

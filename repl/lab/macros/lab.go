@@ -2,18 +2,13 @@ package macros
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/keyguard"
-	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // Env is what a macro may do: send commands in sessions and print lines.
@@ -53,191 +48,77 @@ type Env interface {
 
 // Macro is one lab command.
 type Macro struct {
-	Name, Usage, Summary string
+	// Spec is its arguments: the usage line, help, the check of a
+	// script's calls and completion are made from it.
+	Spec    *flags.Spec
+	Summary string
 	// Bidder says the first argument names a bidder: a job running the
 	// macro (`book alice &`) becomes session alice.
 	Bidder bool
 	// Sessions are the sessions the macro always uses, besides the
 	// caller's (blind-unlock's slow and fast).
 	Sessions []string
-	Run      func(ctx context.Context, env Env, args []string) error
+	// Run runs it, its arguments read by Spec.
+	Run func(ctx context.Context, env Env, p *flags.Parsed) error
 }
 
-// UsageError is bad input to a macro; its text is the usage line.
-type UsageError struct{ Usage, Problem string }
+// Name is the macro's word.
+func (m *Macro) Name() string { return m.Spec.Name }
 
-func (e *UsageError) Error() string { return fmt.Sprintf("%s\nusage: %s", e.Problem, e.Usage) }
-
-// Usage lines of the macros.
-const (
-	bookUsage        = "book BIDDER [--slot KEY] [--seats N] [--work DUR]"
-	bookLockedUsage  = "book-locked BIDDER TOKEN [--lock KEY] [--ttl DUR] [--work DUR] [--wait DUR] [--watchdog] [--release get-del|eval|blind] [--slot KEY] [--seats N]"
-	blindUnlockUsage = "blind-unlock [--key K] [--slow-ttl DUR] [--work DUR] [--fast-ttl DUR] [--release blind|eval]"
-	evalReleaseUsage = "eval-release KEY TOKEN"
-	extendUsage      = "extend KEY TOKEN TTL"
-	fencedBookUsage  = "fenced-book BIDDER [--lock KEY] [--ttl DUR] [--work DUR] [--pause DUR] [--wait DUR] [--slot KEY] [--seats N]"
-	fencedWriteUsage = "fenced-write BIDDER TOKEN [--lock KEY] [--slot KEY] [--seats N]"
+// The flags the macros share, with the lesson's values.
+var (
+	slotFlag  = flags.Flag{Name: "slot", Kind: flags.String, Value: "KEY", Default: "room:2pm:bookings", Help: "the slot's list"}
+	seatsFlag = flags.Flag{Name: "seats", Kind: flags.Int, Min: 1, Default: "1", Help: "how many bookings the slot takes"}
+	workFlag  = flags.Flag{Name: "work", Kind: flags.Duration, Default: "300ms", Help: "time between the check and the booking"}
+	lockFlag  = flags.Flag{Name: "lock", Kind: flags.String, Value: "KEY", Default: "lock:room:2pm", Help: "the lock key"}
+	ttlFlag   = flags.Flag{Name: "ttl", Kind: flags.Duration, Default: "2s", MinDur: time.Millisecond, Help: "the lock's TTL"}
+	waitFlag  = flags.Flag{Name: "wait", Kind: flags.Duration, Help: "keep trying to acquire for this long (0: give up at once)"}
 )
 
 // Macros is the table of lab macros, in the order help lists them.
 var Macros = []Macro{
-	{Name: "book", Bidder: true,
-		Usage:   bookUsage,
+	{Spec: &flags.Spec{Name: "book", Args: []flags.Arg{{Name: "BIDDER"}},
+		Flags: []flags.Flag{slotFlag, seatsFlag, workFlag}},
+		Bidder:  true,
 		Summary: "check-then-act with no lock: LLEN, work, RPUSH (the double-booking bug)",
 		Run:     book},
-	{Name: "book-locked", Bidder: true,
-		Usage:   bookLockedUsage,
+	{Spec: &flags.Spec{Name: "book-locked", Args: []flags.Arg{{Name: "BIDDER"}, {Name: "TOKEN"}},
+		Flags: []flags.Flag{lockFlag, ttlFlag, workFlag, waitFlag,
+			{Name: "watchdog", Kind: flags.Bool, Help: "extend the lock (compare-and-PEXPIRE) every TTL/3 while working"},
+			{Name: "release", Kind: flags.Enum, Choices: []string{"get-del", "eval", "blind"}, Default: "get-del",
+				Help: "how to release: GET, compare, DEL (the lesson's), the Lua compare-and-delete, or a blind DEL"},
+			slotFlag, seatsFlag}},
+		Bidder:  true,
 		Summary: "SET lock TOKEN NX PX ttl, the same booking, then release (the fix; --wait retries the SET)",
 		Run:     bookLocked},
-	{Name: "blind-unlock", Sessions: []string{"slow", "fast"},
-		Usage:   blindUnlockUsage,
-		Summary: "the lesson's slow client: its lock expires mid-work, fast takes it, slow's blind DEL removes fast's lock",
-		Run:     blindUnlock},
-	{Name: "eval-release",
-		Usage:   evalReleaseUsage,
+	{Spec: &flags.Spec{Name: "blind-unlock", Flags: []flags.Flag{
+		{Name: "key", Kind: flags.String, Value: "K", Default: "lock:demo", Help: "the lock key"},
+		{Name: "slow-ttl", Kind: flags.Duration, Default: "500ms", MinDur: time.Millisecond, Help: "slow's TTL"},
+		{Name: "work", Kind: flags.Duration, Default: "1s", Help: "slow's work, longer than its TTL"},
+		{Name: "fast-ttl", Kind: flags.Duration, Default: "5s", MinDur: time.Millisecond, Help: "fast's TTL"},
+		{Name: "release", Kind: flags.Enum, Choices: []string{"blind", "eval"}, Default: "blind", Help: "blind (the bug) or eval (the fix)"}}},
+		Sessions: []string{"slow", "fast"},
+		Summary:  "the lesson's slow client: its lock expires mid-work, fast takes it, slow's blind DEL removes fast's lock",
+		Run:      blindUnlock},
+	{Spec: &flags.Spec{Name: "eval-release", Args: []flags.Arg{{Name: "KEY"}, {Name: "TOKEN"}}},
 		Summary: "the atomic compare-and-delete release (SCRIPT LOAD once, then EVALSHA): 1 released, 0 not yours",
 		Run:     evalReleaseMacro},
-	{Name: "extend",
-		Usage:   extendUsage,
+	{Spec: &flags.Spec{Name: "extend", Args: []flags.Arg{{Name: "KEY"}, {Name: "TOKEN"}, {Name: "TTL"}}},
 		Summary: "compare-and-PEXPIRE: give the lock TTL more time, only if TOKEN still holds it (1 extended, 0 not yours)",
 		Run:     extendMacro},
-	{Name: "fenced-book", Bidder: true,
-		Usage:   fencedBookUsage,
+	{Spec: &flags.Spec{Name: "fenced-book", Args: []flags.Arg{{Name: "BIDDER"}},
+		Flags: []flags.Flag{lockFlag, ttlFlag, workFlag,
+			{Name: "pause", Kind: flags.Duration, Help: "a stop-the-world pause in the middle of the work"},
+			waitFlag, slotFlag, seatsFlag}},
+		Bidder:  true,
 		Summary: "a booking guarded by a fencing token (INCR): the slot refuses a token older than the newest it has seen",
 		Run:     fencedBook},
-	{Name: "fenced-write", Bidder: true,
-		Usage:   fencedWriteUsage,
+	{Spec: &flags.Spec{Name: "fenced-write", Args: []flags.Arg{{Name: "BIDDER"}, {Name: "TOKEN"}},
+		Flags: []flags.Flag{{Name: "lock", Kind: flags.String, Value: "KEY", Default: "lock:room:2pm", Help: "the lock key (the newest token accepted is KEY:fence:last)"},
+			slotFlag, seatsFlag}},
+		Bidder:  true,
 		Summary: "the booking alone, through the slot's fencing check: refused when TOKEN is older than the newest the slot accepted",
 		Run:     fencedWriteMacro},
-}
-
-// flags parses a macro's arguments: npos positional arguments first, then
-// --name value options (or --name=value).
-type flags struct {
-	fs    *flag.FlagSet
-	usage string
-	bad   error // the refusal of a value, as told says it
-}
-
-// told is an option's value whose refusal names the option and the value,
-// as the precheck does (--work 3: 3 needs a unit: 3s or 3ms), not as the
-// flag package words it.
-type told struct {
-	flag.Value
-	name string
-	f    *flags
-}
-
-func (t told) String() string {
-	if t.Value == nil { // the zero value the flag package makes for its help
-		return ""
-	}
-	return t.Value.String()
-}
-
-func (t told) Set(s string) error {
-	err := t.Value.Set(s)
-	if err != nil {
-		t.f.bad = fmt.Errorf("--%s %s: %w", t.name, s, err)
-	}
-	return err
-}
-
-// value adds an option whose value v reads.
-func (f *flags) value(name string, v flag.Value, help string) {
-	f.fs.Var(told{v, name, f}, name, help)
-}
-
-func newFlags(name, usage string) *flags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return &flags{fs: fs, usage: usage}
-}
-
-func (f *flags) parse(args []string, npos int) ([]string, error) {
-	if len(args) < npos || slices.ContainsFunc(args[:min(npos, len(args))], isOption) {
-		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: needs %d argument(s)", f.fs.Name(), npos)}
-	}
-	pos := args[:npos]
-	if err := f.fs.Parse(args[npos:]); err != nil {
-		if f.bad != nil {
-			err = f.bad
-		}
-		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: %v", f.fs.Name(), err)}
-	}
-	if f.fs.NArg() > 0 {
-		return nil, &UsageError{Usage: f.usage, Problem: fmt.Sprintf("%s: unexpected argument %q", f.fs.Name(), f.fs.Arg(0))}
-	}
-	return pos, nil
-}
-
-func isOption(arg string) bool { return strings.HasPrefix(arg, "--") }
-
-// durValue is a flag value in the lesson's units, with its unit: 300ms,
-// 2s, 1.5s (0 needs none). A bare number is refused (duration.Span): `--work
-// 3` could be 3 ms (PX) or 3 s (sleep), and the two differ a thousandfold.
-// A TTL (min 1ms) must be at least a millisecond, as PX counts whole ones.
-type durValue struct {
-	d   *time.Duration
-	min time.Duration
-}
-
-func (f *flags) duration(name string, def time.Duration, help string) *time.Duration {
-	d := def
-	f.value(name, durValue{d: &d}, help)
-	return &d
-}
-
-// ttl is a duration flag that sets a TTL: 1ms or more.
-func (f *flags) ttl(name string, def time.Duration, help string) *time.Duration {
-	d := def
-	f.value(name, durValue{d: &d, min: time.Millisecond}, help)
-	return &d
-}
-
-// count is a flag value that counts something (seats): a whole number,
-// 1 or more.
-type count struct{ n *int64 }
-
-func (f *flags) count(name string, def int64, help string) *int64 {
-	n := def
-	f.value(name, count{&n}, help)
-	return &n
-}
-
-func (v count) String() string {
-	if v.n == nil {
-		return ""
-	}
-	return strconv.FormatInt(*v.n, 10)
-}
-
-func (v count) Set(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 {
-		return errors.New("want a whole number, 1 or more")
-	}
-	*v.n = n
-	return nil
-}
-
-func (v durValue) String() string {
-	if v.d == nil {
-		return ""
-	}
-	return v.d.String()
-}
-
-func (v durValue) Set(s string) error {
-	d, err := duration.Span(s)
-	if err != nil {
-		return err
-	}
-	if d < v.min {
-		return fmt.Errorf("want at least %v (PX counts whole milliseconds)", v.min)
-	}
-	*v.d = d
-	return nil
 }
 
 func millis(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }

@@ -4,53 +4,43 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/keyguard"
 	"github.com/locklab/locklab/repl/lab/scripts"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // blindUnlock is blind_unlock_demo.sh, with slow and fast as two sessions
 // on their own connections, so that the annotator can tell whose lock a
 // DEL removed. --release eval runs the same timeline with the fix.
-func blindUnlock(ctx context.Context, env Env, args []string) error {
-	f := newFlags("blind-unlock", blindUnlockUsage)
-	key := f.fs.String("key", "lock:demo", "the lock key")
-	slowTTL := f.ttl("slow-ttl", 500*time.Millisecond, "slow's TTL")
-	work := f.duration("work", time.Second, "slow's work, longer than its TTL")
-	fastTTL := f.ttl("fast-ttl", 5000*time.Millisecond, "fast's TTL")
-	release := f.fs.String("release", "blind", "blind (the bug) or eval (the fix)")
-	if _, err := f.parse(args, 0); err != nil {
-		return err
-	}
-	if *release != "blind" && *release != "eval" {
-		return &UsageError{Usage: f.usage, Problem: "blind-unlock: --release must be blind or eval"}
-	}
-	if err := checkKeys(ctx, env, "blind-unlock", "--key", demoKey(*key)); err != nil {
+func blindUnlock(ctx context.Context, env Env, p *flags.Parsed) error {
+	key, work, release := p.String("key"), p.Duration("work"), p.String("release")
+	slowTTL, fastTTL := p.Duration("slow-ttl"), p.Duration("fast-ttl")
+	if err := checkKeys(ctx, env, "blind-unlock", "--key", demoKey(key)); err != nil {
 		return err
 	}
 	steps := []step{
-		{"main", "resetting demo key:", []string{"DEL", *key}},
-		{"slow", "slow_client acquiring:", []string{"SET", *key, slowToken, "PX", millis(*slowTTL), "NX"}},
-		{"fast", "fast_client acquiring after expiry:", []string{"SET", *key, fastToken, "PX", millis(*fastTTL), "NX"}},
-		{"slow", "slow_client blindly unlocking (no token check):", []string{"DEL", *key}},
-		{"main", "lock owner after slow_client's blind DEL:", []string{"GET", *key}},
+		{"main", "resetting demo key:", []string{"DEL", key}},
+		{"slow", "slow_client acquiring:", []string{"SET", key, slowToken, "PX", millis(slowTTL), "NX"}},
+		{"fast", "fast_client acquiring after expiry:", []string{"SET", key, fastToken, "PX", millis(fastTTL), "NX"}},
+		{"slow", "slow_client blindly unlocking (no token check):", []string{"DEL", key}},
+		{"main", "lock owner after slow_client's blind DEL:", []string{"GET", key}},
 	}
-	if *release == "eval" {
+	if release == "eval" {
 		steps[3].say = "slow_client unlocking with compare-and-delete:"
 		steps[4].say = "lock owner after slow_client's compare-and-delete:"
 	}
-	if *work < *slowTTL { // slow's lock has not expired yet when fast tries
+	if work < slowTTL { // slow's lock has not expired yet when fast tries
 		steps[2].say = "fast_client acquiring (slow's lock has not expired yet):"
 	}
 	for i, s := range steps {
 		if i == 2 {
-			if err := env.Sleep(ctx, *work); err != nil {
+			if err := env.Sleep(ctx, work); err != nil {
 				return err
 			}
 		}
-		if err := s.run(ctx, env, *release == "eval"); err != nil {
+		if err := s.run(ctx, env, release == "eval"); err != nil {
 			return err
 		}
 	}
@@ -85,13 +75,8 @@ func (s step) run(ctx context.Context, env Env, safeRelease bool) error {
 	return err
 }
 
-func evalReleaseMacro(ctx context.Context, env Env, args []string) error {
-	f := newFlags("eval-release", evalReleaseUsage)
-	pos, err := f.parse(args, 2)
-	if err != nil {
-		return err
-	}
-	_, err = evalRelease(ctx, env, env.Session(), pos[0], pos[1], true)
+func evalReleaseMacro(ctx context.Context, env Env, p *flags.Parsed) error {
+	_, err := evalRelease(ctx, env, env.Session(), p.Args[0], p.Args[1], true)
 	return err
 }
 

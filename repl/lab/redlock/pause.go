@@ -3,19 +3,18 @@ package redlock
 import (
 	"context"
 	"fmt"
+
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // pauseWord is `pause SESSION DUR`: the whole session stops for DUR from
 // now, like a stop-the-world GC pause after its last step. Nothing it
 // sends goes out meanwhile: its commands, its watchdog's extends, its
 // redlock words. (Any session may be paused, with or without nodes.)
-func pauseWord(env Env, name, dur string) error {
-	d, err := durationArg(PauseUsage, "", dur)
-	if err != nil {
-		return err
-	}
+func pauseWord(env Env, p *flags.Parsed) error {
+	name, d := p.Args[0], p.Duration("DUR")
 	if d <= 0 {
-		return UsageError(PauseUsage)
+		return p.Spec.Errorf("DUR needs a duration of more than 0, such as 2s, got %q", p.Args[1])
 	}
 	resume := make(chan struct{})
 	env.Sessions().Pause(name, resume)

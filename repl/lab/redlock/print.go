@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,15 +12,13 @@ import (
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/scripts"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // acquireWord is `redlock acquire KEY TOKEN [--ttl DUR] [--drift F]
 // [--timeout DUR]`, in the calling session's name.
-func (l *Lab) acquireWord(ctx context.Context, env Env, args []string) error {
-	o, err := parseOptions(args[2:])
-	if err != nil {
-		return err
-	}
+func (l *Lab) acquireWord(ctx context.Context, env Env, p *flags.Parsed) error {
+	o, args := Options{TTL: p.Duration("ttl"), Drift: p.Float("drift"), Timeout: p.Duration("timeout")}, p.Args
 	holder, w := env.Session(), env.Stdout()
 	if err := env.Sessions().WaitPaused(ctx, holder); err != nil {
 		return err
@@ -61,33 +58,6 @@ func (a *Attempt) Note(n int) string {
 		return fmt.Sprintf("not acquired: %s, released on both", got)
 	}
 	return fmt.Sprintf("not acquired: %s, validity %.2fs, released on all %d", got, a.Validity.Seconds(), len(on))
-}
-
-func parseOptions(args []string) (Options, error) {
-	o := Defaults
-	for i := 0; i < len(args); i += 2 {
-		if i+1 >= len(args) {
-			return o, UsageError(Usage)
-		}
-		var err error
-		switch args[i] {
-		case "--ttl":
-			o.TTL, err = durationArg(Usage, args[i], args[i+1])
-		case "--timeout":
-			o.Timeout, err = durationArg(Usage, args[i], args[i+1])
-		case "--drift":
-			o.Drift, err = strconv.ParseFloat(args[i+1], 64)
-		default:
-			err = UsageError(Usage)
-		}
-		if _, told := err.(UsageError); told {
-			return o, err
-		}
-		if err != nil || o.TTL < time.Millisecond || o.Timeout <= 0 || o.Drift < 0 {
-			return o, UsageError(Usage)
-		}
-	}
-	return o, nil
 }
 
 // printAnswers prints each node's command and answer.

@@ -15,6 +15,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/redlock"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 var ctx = context.Background()
@@ -186,7 +187,7 @@ func TestWords(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, e.out.String())
 		}
 	}
-	var u redlock.UsageError
+	var u *flags.Error
 	if err := l.Run(ctx, e, []string{"clock", "jump", "A", "3s"}); !errors.As(err, &u) {
 		t.Errorf("clock jump A 3s (no sign): %v, want a usage error", err)
 	}

@@ -2,9 +2,9 @@ package redlock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lang/duration"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // Env is what the words need of the run: where lines go, the session a
@@ -26,100 +27,86 @@ type Env interface {
 	Recorder() *record.Recorder
 }
 
-// UsageError is bad arguments: the usage line of the word.
-type UsageError string
-
-func (u UsageError) Error() string { return "usage: " + string(u) }
-
-// durationArg reads a DUR given to flag (duration.Flag; flag "" for an
-// argument: pause's DUR): a refusal is usage's line with what is wrong
-// after it, as schedule's is ("--ttl 300: 300 needs a unit: 300s or
-// 300ms").
-func durationArg(usage, flag, value string) (time.Duration, error) {
-	var d time.Duration
-	var err error
-	if flag == "" {
-		d, err = duration.Parse(value)
-	} else {
-		d, err = duration.Flag(flag, value)
-	}
-	if err != nil {
-		return 0, UsageError(usage + "   (" + err.Error() + ")")
-	}
-	return d, nil
-}
-
-// The words' usage lines.
-const (
-	Usage        = "redlock up [--nodes N] [--real] [--client redsync] | down | status [KEY] | acquire KEY TOKEN [--ttl DUR] [--drift F] [--timeout DUR] | release KEY TOKEN | verdict"
-	ClockUsage   = "clock jump NODE +DUR|-DUR"
-	CrashUsage   = "crash NODE"
-	RestartUsage = "restart NODE [--delay DUR]"
-	PauseUsage   = "pause SESSION DUR"
+// The words' arguments (package flags): their usage lines, the check of
+// a script's calls, completion.
+var (
+	Spec = &flags.Spec{Name: "redlock", Subs: []*flags.Spec{
+		{Name: "redlock up", Summary: "start N independent nodes (embedded, or real redis-server processes)", Flags: []flags.Flag{
+			{Name: "nodes", Kind: flags.Int, Min: 1, Default: "5", Help: "how many nodes (A, B, C ...)"},
+			{Name: "real", Kind: flags.Bool, Help: "real redis-server processes instead of embedded ones"},
+			{Name: "client", Kind: flags.Enum, Choices: []string{"locklab", "redsync"}, Default: "locklab", Help: "who runs the algorithm: locklab's steps, or go-redsync/redsync"}}},
+		{Name: "redlock down", Summary: "stop the nodes"},
+		{Name: "redlock status", Args: []flags.Arg{{Name: "KEY", Optional: true}}, Summary: "each node's clock and the key's holder and TTL"},
+		{Name: "redlock acquire", Args: []flags.Arg{{Name: "KEY"}, {Name: "TOKEN"}}, Summary: "Redlock's acquire, in the calling session's name", Flags: []flags.Flag{
+			{Name: "ttl", Kind: flags.Duration, Default: "10s", MinDur: time.Millisecond, Help: "the lock's TTL on each node"},
+			{Name: "drift", Kind: flags.Float, Default: "0.01", Help: "the clock drift factor taken off the validity"},
+			{Name: "timeout", Kind: flags.Duration, Default: "1s", MinDur: time.Millisecond, Help: "how long to wait for each node"}}},
+		{Name: "redlock release", Args: []flags.Arg{{Name: "KEY"}, {Name: "TOKEN"}}, Summary: "compare-and-delete on every node"},
+		{Name: "redlock verdict", Summary: "the verdict on the holders so far"},
+	}}
+	ClockSpec = &flags.Spec{Name: "clock", Subs: []*flags.Spec{
+		{Name: "clock jump", Args: []flags.Arg{{Name: "NODE"}, {Name: "+DUR|-DUR"}}}}}
+	CrashSpec   = &flags.Spec{Name: "crash", Args: []flags.Arg{{Name: "NODE"}}}
+	RestartSpec = &flags.Spec{Name: "restart", Args: []flags.Arg{{Name: "NODE"}}, Flags: []flags.Flag{
+		{Name: "delay", Kind: flags.Duration, Help: "come back after this long (the node is down meanwhile)"}}}
+	PauseSpec = &flags.Spec{Name: "pause", Args: []flags.Arg{{Name: "SESSION"}, {Name: "DUR", Kind: flags.Duration}}}
 )
 
-// Run runs one of the words redlock, clock, crash NODE, restart.
+// specs are the words' specs by name.
+var specs = map[string]*flags.Spec{"redlock": Spec, "clock": ClockSpec, "crash": CrashSpec, "restart": RestartSpec, "pause": PauseSpec}
+
+// Run runs one of the words redlock, clock, crash NODE, restart, pause;
+// args[0] is the word.
 func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
-	switch {
-	case args[0] == "redlock" && len(args) > 1:
-		return l.redlock(ctx, env, args[1], args[2:])
-	case args[0] == "clock" && len(args) == 4 && args[1] == "jump":
-		return l.jumpWord(env, args[2], args[3])
-	case args[0] == "crash" && len(args) == 2:
-		if err := l.Crash(args[1]); err != nil {
+	p, err := specs[args[0]].Parse(args[1:])
+	if err != nil {
+		return err
+	}
+	switch args[0] {
+	case "redlock":
+		return l.redlock(ctx, env, p)
+	case "clock":
+		return l.jumpWord(env, p)
+	case "crash":
+		if err := l.Crash(p.Args[0]); err != nil {
 			return err
 		}
-		l.fault(env, quorum.Crash, args[1], 0, fmt.Sprintf("node %s crashed: its data is gone", args[1]))
+		l.fault(env, quorum.Crash, p.Args[0], 0, fmt.Sprintf("node %s crashed: its data is gone", p.Args[0]))
 		return nil
-	case args[0] == "restart":
-		return l.restartWord(env, args[1:])
-	case args[0] == "pause" && len(args) == 3:
-		return pauseWord(env, args[1], args[2])
-	}
-	return usageOf(args[0])
-}
-
-func usageOf(word string) error {
-	switch word {
-	case "clock":
-		return UsageError(ClockUsage)
-	case "crash":
-		return UsageError(CrashUsage)
 	case "restart":
-		return UsageError(RestartUsage)
-	case "pause":
-		return UsageError(PauseUsage)
+		return l.restartWord(env, p)
 	}
-	return UsageError(Usage)
+	return pauseWord(env, p)
 }
 
-func (l *Lab) redlock(ctx context.Context, env Env, sub string, args []string) error {
-	switch {
-	case sub == "up":
-		return l.upWord(ctx, env, args)
-	case sub == "down" && len(args) == 0:
+func (l *Lab) redlock(ctx context.Context, env Env, p *flags.Parsed) error {
+	switch p.Sub {
+	case "up":
+		return l.upWord(ctx, env, p)
+	case "down":
 		l.Down()
 		l.fault(env, quorum.Down, "", 0, "redlock: nodes stopped")
 		return nil
-	case sub == "status" && len(args) <= 1:
-		return l.status(ctx, env.Stdout(), args)
-	case sub == "acquire" && len(args) >= 2:
-		return l.acquireWord(ctx, env, args)
-	case sub == "release" && len(args) == 2:
-		return l.releaseWord(ctx, env, args[0], args[1])
-	case sub == "verdict" && len(args) == 0:
-		l.printVerdict(env.Stdout(), env.Recorder())
-		return nil
+	case "status":
+		return l.status(ctx, env.Stdout(), p.Args)
+	case "acquire":
+		return l.acquireWord(ctx, env, p)
+	case "release":
+		return l.releaseWord(ctx, env, p.Args[0], p.Args[1])
 	}
-	return UsageError(Usage)
+	l.printVerdict(env.Stdout(), env.Recorder())
+	return nil
 }
 
 // upWord is `redlock up`: its nodes, once the nodes of an earlier
 // `redlock up` are down (redlock down, which records their end).
-func (l *Lab) upWord(ctx context.Context, env Env, args []string) error {
-	n, kind, client, err := parseUp(args)
-	if err != nil {
-		return err
+func (l *Lab) upWord(ctx context.Context, env Env, p *flags.Parsed) error {
+	n, kind, client := int(p.Int("nodes")), Embedded, Locklab
+	if p.Bool("real") {
+		kind = Real
+	}
+	if p.String("client") == "redsync" {
+		client = Redsync
 	}
 	if err := l.Up(ctx, n, env.Clock(), kind); err != nil {
 		return err
@@ -133,38 +120,16 @@ func (l *Lab) upWord(ctx context.Context, env Env, args []string) error {
 // clientNote says who runs the algorithm, after `redlock up`'s line.
 var clientNote = map[Client]string{Redsync: "; acquire and release run through go-redsync/redsync v4 (its go-redis v9 pool)"}
 
-// parseUp reads `redlock up`'s flags: [--nodes N] [--real] [--client
-// locklab|redsync].
-func parseUp(args []string) (n int, kind Kind, client Client, err error) {
-	n = 5
-	for i := 0; i < len(args); i++ {
-		switch {
-		case args[i] == "--real":
-			kind = Real
-		case args[i] == "--nodes" && i+1 < len(args):
-			i++
-			if n, err = strconv.Atoi(args[i]); err != nil {
-				return 0, 0, 0, UsageError(Usage)
-			}
-		case args[i] == "--client" && i+1 < len(args) && (args[i+1] == "redsync" || args[i+1] == "locklab"):
-			i++
-			if args[i] == "redsync" {
-				client = Redsync
-			}
-		default:
-			return 0, 0, 0, UsageError(Usage)
-		}
-	}
-	return n, kind, client, nil
-}
-
-func (l *Lab) jumpWord(env Env, name, dur string) error {
-	d, err := durationArg(ClockUsage, "", dur)
-	if err != nil {
-		return err
-	}
-	if dur[0] != '+' && dur[0] != '-' {
-		return UsageError(ClockUsage)
+// jumpWord is `clock jump NODE +DUR|-DUR`.
+func (l *Lab) jumpWord(env Env, p *flags.Parsed) error {
+	name, dur := p.Args[0], p.Args[1]
+	d, err := duration.Parse(dur)
+	var bare *duration.NoUnitError
+	switch {
+	case errors.As(err, &bare):
+		return p.Spec.Errorf("%v", err)
+	case err != nil || dur[0] != '+' && dur[0] != '-':
+		return p.Spec.Errorf("+DUR|-DUR needs a signed duration such as +3s or -500ms, got %q", dur)
 	}
 	total, err := l.Jump(name, d)
 	if err != nil {
@@ -182,21 +147,9 @@ func signed(d time.Duration) string {
 	return d.String()
 }
 
-func (l *Lab) restartWord(env Env, args []string) error {
-	var delay time.Duration
-	if len(args) == 3 && args[1] == "--delay" {
-		d, err := durationArg(RestartUsage, "--delay", args[2])
-		if err != nil {
-			return err
-		}
-		if d < 0 {
-			return UsageError(RestartUsage)
-		}
-		delay = d
-	} else if len(args) != 1 {
-		return UsageError(RestartUsage)
-	}
-	name, w := args[0], env.Stdout()
+func (l *Lab) restartWord(env Env, p *flags.Parsed) error {
+	delay := p.Duration("delay")
+	name, w := p.Args[0], env.Stdout()
 	done := func(err error) {
 		if err != nil {
 			fmt.Fprintf(w, "node %s: %v\n", name, err)

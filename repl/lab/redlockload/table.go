@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/lab/redlock"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // LoadStats is what a `load --redlock` run counted, from the nodes'
@@ -120,10 +121,10 @@ func thousands(n int64) string {
 	return s
 }
 
-// Word is `load --redlock N ...` (args after the word load): the run,
+// Word is `load --redlock N ...` (its arguments read by Spec): the run,
 // then its table; a FAIL is redlock.ErrTwoHolders (the word's status).
-func Word(ctx context.Context, l *redlock.Lab, env redlock.Env, args []string) error {
-	cfg, err := parseLoad(args, l.ClientNow())
+func Word(ctx context.Context, l *redlock.Lab, env redlock.Env, p *flags.Parsed) error {
+	cfg, err := configOf(p, l.ClientNow())
 	if err != nil {
 		return err
 	}

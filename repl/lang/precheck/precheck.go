@@ -2,6 +2,7 @@ package precheck
 
 import (
 	"fmt"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -66,10 +67,16 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 }
 
 // argsOf is a command's arguments as far as they are known before it
-// runs: a literal word's value, or "" and not known ($b, $(...)).
+// runs: a literal word's value, or, not known, its text as written ($b,
+// "$@", $(...)), which says whether it may spread into several words.
 func argsOf(ws []*syntax.Word) (args []string, known []bool) {
 	for _, w := range ws {
 		lit, ok := words.Literal(w)
+		if !ok {
+			var text strings.Builder
+			syntax.NewPrinter().Print(&text, w)
+			lit = text.String()
+		}
 		args, known = append(args, lit), append(known, ok)
 	}
 	return args, known

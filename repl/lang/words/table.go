@@ -77,6 +77,9 @@ func build() {
 	for _, set := range installed {
 		table = append(table, set...)
 	}
+	for i := range table {
+		fromSpec(&table[i])
+	}
 	byName = make(map[string]*Word, len(table))
 	for i := range table {
 		byName[table[i].Name] = &table[i]
@@ -106,4 +109,23 @@ func Names() []string {
 		}
 	}
 	return append(out, helpShellWords...)
+}
+
+// fromSpec makes a word's Usage, Check and Help from its Spec, where the
+// entry does not give its own.
+func fromSpec(w *Word) {
+	s := w.Spec
+	if s == nil {
+		return
+	}
+	if w.Usage == "" {
+		w.Usage = s.Usage()
+	}
+	if w.Check == nil {
+		w.Check = s.Check
+	}
+	if w.Help == nil {
+		summary := w.Summary
+		w.Help = func() string { return s.Help(summary) }
+	}
 }

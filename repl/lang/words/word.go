@@ -14,12 +14,18 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lang/flags"
 )
 
 // Word is one word of the lab language.
 type Word struct {
 	Name, Usage, Summary string
 	Kind                 Kind
+	// Spec, when set, is the word's arguments (package flags): its Usage,
+	// its Check and its Help are made from it when not given, and Tab
+	// completes its subcommands, flags and choices from it. Run reads its
+	// arguments with Spec.Parse.
+	Spec *flags.Spec
 	// Bidder says the first argument names a bidder: a job running the
 	// word (`book alice &`) becomes session alice.
 	Bidder bool
@@ -38,7 +44,8 @@ type Word struct {
 	// word's arguments (expect's grammar, a schedule line, a macro's
 	// usage): the script stops at FILE:LINE:COL before anything runs.
 	// known[i] says whether args[i] is known yet (a literal word) or only
-	// at run time ($b), which can be anything.
+	// at run time, which can be anything: then args[i] is its text as
+	// written ($b, "$@").
 	Check func(args []string, known []bool) error
 	// Help, when set, is the word's whole help (`help expect`).
 	Help  func() string
@@ -141,11 +148,18 @@ func Usage(usage string) error { return &Error{Status: 2, Msg: "usage: " + usage
 // connection error printed in redis-cli's words).
 func Status(n int) error { return &Error{Status: n} }
 
-// AsError finds a word's Error in err.
+// AsError finds a word's Error in err; bad arguments (a flags.Error) are
+// one with status 2.
 func AsError(err error) (*Error, bool) {
 	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	if errors.As(err, &e) {
+		return e, true
+	}
+	var bad *flags.Error
+	if errors.As(err, &bad) {
+		return &Error{Status: 2, Msg: bad.Error()}, true
+	}
+	return nil, false
 }
 
 // ExitCode is the process exit status for a run's error: the script's own
