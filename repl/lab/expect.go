@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -21,7 +22,7 @@ func expectWord(ctx context.Context, env words.Env, args []string) error {
 		return expectFailed(env, err.Error(), 2)
 	}
 	got, ok, err := evaluate(ctx, env, e)
-	if err != nil && ctx.Err() == nil {
+	if err != nil && (ctx.Err() == nil || errors.Is(context.Cause(ctx), words.ErrServerDown)) {
 		return expectFailed(env, fmt.Sprintf("expected %s, got no reply (see above)", e), 1)
 	}
 	if err != nil {

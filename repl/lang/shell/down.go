@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"io"
 	"sync"
 
@@ -11,7 +10,7 @@ import (
 )
 
 // errServerDown ends a script whose own server could not be reached.
-var errServerDown = errors.New("the run's server could not be reached")
+var errServerDown = words.ErrServerDown
 
 // serverDown stops a script (or -c) at the first command that cannot
 // reach its own server: one message and its hint, status 1, instead of the

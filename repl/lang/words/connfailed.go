@@ -44,6 +44,11 @@ func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err err
 	return Status(1)
 }
 
+// ErrServerDown is the cause of a script's end at its first command that
+// could not reach its own server (context.Cause of the run's context): a
+// word that was waiting for a reply then says it got none.
+var ErrServerDown = errors.New("the run's server could not be reached")
+
 // Unreachable reports whether err is a failure to reach t at all (no
 // server there, a wrong host, a timeout), rather than a connection that
 // broke, a refused password, the embedded Redis, or a node of the lab's
