@@ -46,6 +46,7 @@ func recordWord(ctx context.Context, env words.Env, args []string) error {
 	if err := tape.Start(args[1]); err != nil {
 		return words.Failf("%v", err)
 	}
+	recorderOf(env).Reset() // a run of its own: the verdicts from now on judge what the file holds
 	fmt.Fprintf(env.Stdout(), "record: every entry from now on goes to %s, with what it showed; record stop ends it\n", args[1])
 	return nil
 }
