@@ -26,10 +26,14 @@ func AsRESP(in io.Reader) io.Reader {
 	return pr
 }
 
+// maxInline bounds one inline line, as Redis does (PROTO_INLINE_MAX_SIZE,
+// 64 KiB): a stream with no line break (/dev/zero) is refused, not held.
+const maxInline = 64 << 10
+
 func inlineToRESP(r *bufio.Reader, w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for n := 1; ; n++ {
-		line, err := r.ReadString('\n')
+		line, err := readLine(r)
 		if line = strings.TrimRight(line, "\r\n"); line != "" {
 			args, serr := SplitArgs(line)
 			if serr != nil {
@@ -43,7 +47,22 @@ func inlineToRESP(r *bufio.Reader, w io.Writer) error {
 			return bw.Flush()
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("line %d: %v", n, err)
+		}
+	}
+}
+
+// readLine reads one line, refused past maxInline.
+func readLine(r *bufio.Reader) (string, error) {
+	var b []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		b = append(b, chunk...)
+		if len(b) > maxInline {
+			return "", fmt.Errorf("an inline command of over %d KiB (Redis refuses them too; send RESP)", maxInline>>10)
+		}
+		if err != bufio.ErrBufferFull {
+			return string(b), err
 		}
 	}
 }
