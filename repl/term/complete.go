@@ -1,6 +1,9 @@
 package term
 
 import (
+	"cmp"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -19,9 +22,10 @@ const maxKeys = 500
 // Completer completes command names (Redis's and the lab's), container
 // subcommands (CLIENT SETNAME), and keys seen in commands and replies.
 type Completer struct {
-	mu    sync.Mutex
-	keys  map[string]struct{}
-	lacks func(name string) bool // the server's gaps (nil: none)
+	mu       sync.Mutex
+	keys     map[string]struct{}
+	sessions map[string]struct{}    // the sessions seen, for @NAME
+	lacks    func(name string) bool // the server's gaps (nil: none)
 }
 
 // NewCompleter makes a completer with no keys yet; feed it with Observe.
@@ -29,13 +33,16 @@ type Completer struct {
 // embedded Redis, nil elsewhere): completion leaves them out, and the
 // hint says why when one is typed.
 func NewCompleter(lacks func(name string) bool) *Completer {
-	return &Completer{keys: map[string]struct{}{}, lacks: lacks}
+	return &Completer{keys: map[string]struct{}{}, sessions: map[string]struct{}{}, lacks: lacks}
 }
 
 // Observe learns keys from one command and its reply.
 func (c *Completer) Observe(e session.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if e.Session != "" && e.Session != session.Main && len(c.sessions) < maxKeys {
+		c.sessions[e.Session] = struct{}{}
+	}
 	for _, k := range keysOf(e) {
 		if len(c.keys) >= maxKeys {
 			for old := range c.keys { // forget one: any will do
@@ -49,17 +56,7 @@ func (c *Completer) Observe(e session.Event) {
 
 // keysOf lists the keys a command named, and those a KEYS or SCAN listed.
 func keysOf(e session.Event) []string {
-	var out []string
-	cmd, _ := commands.Lookup(e.Args)
-	if cmd != nil && cmd.FirstKey > 0 {
-		last := cmd.LastKey
-		if last < 0 {
-			last = len(e.Args) + last
-		}
-		for i := cmd.FirstKey; i <= last && i < len(e.Args); i += max(cmd.KeyStep, 1) {
-			out = append(out, e.Args[i])
-		}
-	}
+	out := commands.Keys(e.Args)
 	if name := strings.ToUpper(e.Args[0]); name == "KEYS" || name == "SCAN" {
 		out = append(out, bulkStrings(e.Reply)...)
 	}
@@ -81,11 +78,18 @@ func bulkStrings(r resp.Reply) []string {
 // for the word under the cursor, and that word's length.
 func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
 	cmd, partial := splitForCompletion(string(line[:pos]))
+	if len(cmd) > 0 && strings.HasPrefix(cmd[0], "@") {
+		cmd = cmd[1:] // @NAME COMMAND: the command is completed as at the prompt
+	}
 	var cands []string
 	spec := labSpec(cmd)
 	switch {
+	case len(cmd) == 0 && strings.HasPrefix(partial, "@"):
+		cands = c.matchSessions(partial)
 	case len(cmd) == 0:
 		cands = matchCase(partial, append(c.has("", commands.Names()), words.Names()...))
+	case takesScript(cmd) && !strings.HasPrefix(partial, "-"):
+		cands = scriptPaths(partial)
 	case spec != nil:
 		if cands = spec.Complete(cmd[1:], partial); cands == nil {
 			cands = c.matchKeys(partial)
@@ -97,7 +101,10 @@ func (c *Completer) Do(line []rune, pos int) ([][]rune, int) {
 	}
 	out := make([][]rune, len(cands))
 	for i, cand := range cands {
-		out[i] = []rune(cand[len(partial):] + " ")
+		out[i] = []rune(cand[len(partial):])
+		if !strings.HasSuffix(cand, "/") { // a folder goes on
+			out[i] = append(out[i], ' ')
+		}
 	}
 	return out, len([]rune(partial))
 }
@@ -204,4 +211,50 @@ func Hint(line string) string {
 		return ""
 	}
 	return commands.Hint(cmd, strings.HasSuffix(line, " "))
+}
+
+// matchSessions are the sessions seen whose @NAME starts with partial.
+func (c *Completer) matchSessions(partial string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for s := range c.sessions {
+		if at := "@" + s; strings.HasPrefix(at, partial) && !strings.ContainsAny(s, " \t") {
+			out = append(out, at)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// takesScript reports whether cmd is a word that runs a script file (run,
+// source, bash ..., explore, whose other words its spec completes).
+func takesScript(cmd []string) bool {
+	if len(cmd) == 0 {
+		return false
+	}
+	w := words.Find(cmd[0])
+	return w != nil && (w.Kind == words.Script || w.Name == "explore")
+}
+
+// scriptPaths are the .lab and .sh files, and the folders, whose path
+// starts with partial (relative to the folder locklab started in).
+func scriptPaths(partial string) []string {
+	dir, base := filepath.Split(partial)
+	entries, err := os.ReadDir(cmp.Or(dir, "."))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") && !strings.HasPrefix(base, "."):
+		case e.IsDir():
+			out = append(out, dir+name+"/")
+		case filepath.Ext(name) == ".lab" || filepath.Ext(name) == ".sh":
+			out = append(out, dir+name)
+		}
+	}
+	return out
 }

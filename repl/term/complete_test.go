@@ -1,6 +1,8 @@
 package term
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,6 +112,36 @@ func TestCompleteLabWords(t *testing.T) {
 	} {
 		if got := Hint(line); got != want {
 			t.Errorf("hint after %q = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestCompleteSessionsAndScripts: @ offers the sessions seen, a word that
+// runs a script offers .lab and .sh files and folders.
+func TestCompleteSessionsAndScripts(t *testing.T) {
+	c := NewCompleter(nil)
+	c.Observe(session.Event{Session: "alice", Args: []string{"GET", "k"}})
+	c.Observe(session.Event{Session: "albert", Args: []string{"GET", "k"}})
+	c.Observe(session.Event{Session: session.Main, Args: []string{"GET", "k"}})
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, f := range []string{"race.lab", "run.sh", "notes.txt", "labs/x.lab"} {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, nil, 0o644)
+	}
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{"@al", []string{"@albert", "@alice"}},
+		{"@", []string{"@albert", "@alice"}},
+		{"@alice GETD", []string{"GETDEL"}},
+		{"run r", []string{"race.lab", "run.sh"}},
+		{"explore ", []string{"labs/", "race.lab", "run.sh"}},
+		{"source labs/", []string{"labs/x.lab"}},
+	} {
+		if got := completions(c, tt.line); !slices.Equal(got, tt.want) {
+			t.Errorf("Tab after %q = %q, want %q", tt.line, got, tt.want)
 		}
 	}
 }
