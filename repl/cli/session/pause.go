@@ -19,10 +19,16 @@ func (s *Set) Pause(name string, resume <-chan struct{}) {
 	s.pauses[name] = resume
 }
 
-// WaitPaused waits until session name is not paused, or ctx ends.
+// WaitPaused waits until session name is not paused, or ctx ends. Every
+// session calls it before it acts (a command, a redlock word): from then
+// on the set knows the name (Names).
 func (s *Set) WaitPaused(ctx context.Context, name string) error {
 	s.mu.Lock()
 	resume := s.pauses[name]
+	if s.acted == nil {
+		s.acted = map[string]bool{}
+	}
+	s.acted[name] = true
 	s.mu.Unlock()
 	if resume == nil {
 		return nil

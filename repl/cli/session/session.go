@@ -236,6 +236,7 @@ type Set struct {
 	sessions    map[string]*Session
 	observer    func(Event)
 	pauses      map[string]<-chan struct{} // see Pause
+	acted       map[string]bool            // the sessions that acted (see WaitPaused)
 	middlewares []Middleware
 	do          Do               // send, wrapped in the middlewares
 	now         func() time.Time // the events' clock (nil: the wall clock)
@@ -335,6 +336,24 @@ func (s *Set) Get(name string) *Session {
 	sess := &Session{Name: name, conn: NewConn(s.Target, serverName), set: s}
 	s.sessions[name] = sess
 	return sess
+}
+
+// Names are the sessions so far: those with a connection, and those that
+// acted without one (a redlock word talks to its nodes), sorted.
+func (s *Set) Names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var names []string
+	for n := range s.sessions {
+		names = append(names, n)
+	}
+	for n := range s.acted {
+		if _, ok := s.sessions[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 // clientName is a session's name as CLIENT SETNAME takes it: a job named

@@ -80,4 +80,7 @@ func TestPauseWord(t *testing.T) {
 	if err := l.Run(ctx, e, strings.Fields("pause alice soon")); err == nil {
 		t.Error("pause alice soon: no usage error")
 	}
+	if err := l.Run(ctx, e, strings.Fields("pause bobb 1s")); err == nil || !strings.Contains(err.Error(), "no session bobb yet") {
+		t.Errorf("pause of a session that does not exist: %v", err)
+	}
 }

@@ -3,7 +3,10 @@ package redlock
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
+	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lang/flags"
 )
 
@@ -15,6 +18,10 @@ func pauseWord(env Env, p *flags.Parsed) error {
 	name, d := p.Args[0], p.Duration("DUR")
 	if d <= 0 {
 		return p.Spec.Errorf("DUR needs a duration of more than 0, such as 2s, got %q", p.Args[1])
+	}
+	if known := env.Sessions().Names(); name != session.Main && name != env.Session() && !slices.Contains(known, name) {
+		return p.Spec.Errorf("no session %s yet (so far: %s): a session begins with its first command, @%s CMD or a job named %s",
+			name, strings.Join(known, ", "), name, name)
 	}
 	resume := make(chan struct{})
 	env.Sessions().Pause(name, resume)
