@@ -216,7 +216,7 @@ func runLabs(ctx context.Context, o Options, t testOptions, labs []testreport.Re
 func runLab(ctx context.Context, o Options, timeout time.Duration, file string) testreport.Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var out lockedBuffer
+	var out output.Buffer
 	start := time.Now()
 	explored, mustFail, flags := labHeader(file)
 	r := testreport.Result{File: file, Mode: "one run"}
@@ -337,24 +337,6 @@ func writeJUnit(file string, results []testreport.Result, elapsed time.Duration)
 		return err
 	}
 	return output.WriteFile(file, b.Bytes())
-}
-
-// lockedBuffer is a run's transcript: its sessions write concurrently.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // updateLab rewrites the failed expectations of a lab that ran once to

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/output"
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
@@ -106,7 +106,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	set.SetClock(s.Stamp)
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
 	defer set.Close()
-	out, refusal := &lockedBuffer{}, &runRefusal{}
+	out, refusal := &output.Buffer{}, &runRefusal{}
 	var run *lab.Run
 	observe := func(c words.ObserverConfig) words.Observer { run = lab.NewRun(c); return run }
 	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
@@ -202,22 +202,4 @@ func badKinds(fs []check.Finding) []check.Kind {
 	}
 	slices.Sort(kinds)
 	return kinds
-}
-
-// lockedBuffer is a transcript the run's goroutines write to.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -1,35 +1,30 @@
 package precheck
 
-import "github.com/locklab/locklab/repl/lang/words"
+import (
+	"fmt"
 
-// Nearest is the lab word closest to a typo (within two edits), or "".
+	"github.com/locklab/locklab/repl/lang/flags"
+	"github.com/locklab/locklab/repl/lang/words"
+)
+
+// Nearest is the lab word closest to a typo (flags.Nearest: the one
+// measure of "did you mean" for words and flags alike), or "".
 func Nearest(word string) string {
-	best, bestDist := "", 3
+	var names []string
 	for _, w := range words.Table() {
-		if d := distance(word, w.Name); d < bestDist && w.Name != "." {
-			best, bestDist = w.Name, d
+		if w.Name != "." {
+			names = append(names, w.Name)
 		}
 	}
-	return best
+	return flags.Nearest(word, names)
 }
 
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// NotALabCommand is what a word that is neither the lab's nor Redis's
+// gets, in a script's check and at run time alike: with the nearest lab
+// word when there is one.
+func NotALabCommand(name string) string {
+	if best := Nearest(name); best != "" {
+		return fmt.Sprintf("%s: not a lab command (did you mean %s? host programs never run here)", name, best)
 	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return fmt.Sprintf("%s: not a lab command (host programs never run here; type help for what does)", name)
 }

@@ -1,7 +1,6 @@
 package precheck
 
 import (
-	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -56,7 +55,7 @@ func checkCall(call *syntax.CallExpr, funcs map[string]bool) string {
 	switch {
 	case funcs[name]:
 	case words.Classify(padded(lits, len(call.Args)), words.Lang).Kind == words.Unknown:
-		return fmt.Sprintf("%s: not a lab command%s", name, nearest(name))
+		return NotALabCommand(name)
 	case words.Find(name) != nil && words.Find(name).Check != nil:
 		args, known := argsOf(call.Args[1:])
 		if err := words.Find(name).Check(args, known); err != nil {
@@ -80,14 +79,6 @@ func argsOf(ws []*syntax.Word) (args []string, known []bool) {
 		args, known = append(args, lit), append(known, ok)
 	}
 	return args, known
-}
-
-// nearest suggests the lab word closest to a typo.
-func nearest(word string) string {
-	if best := Nearest(word); best != "" {
-		return fmt.Sprintf(" (did you mean %s? host programs never run here)", best)
-	}
-	return " (host programs never run here; help lists what does)"
 }
 
 // padded is the literal words of a command line and, for the words known

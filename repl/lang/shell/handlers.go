@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/interp"
 
 	"github.com/locklab/locklab/repl/lang/jobs"
+	"github.com/locklab/locklab/repl/lang/precheck"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -115,7 +116,7 @@ func (s *Shell) dispatch(ctx context.Context, args []string) error {
 	case words.Repeat:
 		return s.repeat(ctx, args)
 	}
-	return &words.Error{Status: 127, Msg: fmt.Sprintf("%s: not a lab command (host programs never run here; type help for what does)", args[0])}
+	return &words.Error{Status: 127, Msg: precheck.NotALabCommand(args[0])}
 }
 
 // report is the one place a word's failure is printed and turned into an
