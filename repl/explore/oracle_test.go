@@ -62,23 +62,10 @@ func oracleOps() []labgen.Op {
 var divergesToday = map[string]string{
 	"eval-release":        "lock:mine",           // a compare-and-delete with a wrong token: the lock kept, believed released
 	"fencing":             "lock:room:2pm:fence", // INCR of the fencing counter, a key named lock:...
-	"expire":              "lock:a",
 	"extend-same-ttl":     "lock:b",
-	"extend-shorter":      "lock:b",
 	"extend-wrong-token":  "lock:b",
-	"flushdb-lock":        "lock:b",
-	"flushdb-slot":        "room:a",
-	"getdel":              "lock:b",
-	"getex":               "lock:b",
-	"persist":             "lock:b",
-	"pexpire":             "lock:b",
 	"release-wrong-token": "lock:b",
-	"rename":              "lock:a",
-	"rpush-unchecked":     "room:a",
-	"set-get":             "lock:a",
 	"set-no-ttl":          "lock:a",
-	"set-xx-drops-ttl":    "lock:a",
-	"set-xx-takeover":     "lock:b",
 }
 
 // TestOracleShipped explores every shipped script that explore accepts

@@ -29,7 +29,13 @@ func TestBelieved(t *testing.T) {
 			t.Errorf("%s: BelievedLocks() = %s; want %s", file, got, want)
 		}
 	}
-	a, _ := loadScript(t, "testdata/slot-no-lock.events").annotate()
+	// main's DEL reset a slot: a slot, not a lock (the oracle found the
+	// checker believing "no lock" where the server held a list).
+	a, _ := loadScript(t, "testdata/del-slot.events").annotate()
+	if got, want := fmt.Sprint(a.BelievedLocks(), a.BelievedSlots()), "[] [{room:x:bookings 1}]"; got != want {
+		t.Errorf("del-slot: BelievedLocks(), BelievedSlots() = %s; want %s", got, want)
+	}
+	a, _ = loadScript(t, "testdata/slot-no-lock.events").annotate()
 	if got, want := a.BelievedSlots(), []check.SlotBelief{{Key: "room:x:bookings", Bookings: 4}}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("slot-no-lock: BelievedSlots() = %v; want %v", got, want)
 	}

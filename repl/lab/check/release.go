@@ -16,8 +16,8 @@ func (a *Annotator) onDelete(e Event) []Note {
 	for _, key := range e.Args[1:] {
 		a.resetSlot(key)
 		st, ok := e.before(key)
-		if !ok {
-			continue
+		if !ok || st.Slot {
+			continue // not read, or a slot (resetSlot said what it did): no lock
 		}
 		l := a.lockFor(key)
 		notes = append(notes, a.release(e, l, st, !st.Exists || none)...)
