@@ -61,8 +61,14 @@ func (h *holding) stopBelieving(t time.Time) {
 
 // lock is what the run did with one lock key.
 type lock struct {
-	key       string
-	current   *holding            // the latest acquisition
+	key     string
+	current *holding // the latest acquisition
+	// removed is whether the key was seen gone since current's
+	// acquisition (a release that deleted it, another session's removal,
+	// FLUSHDB ...). A holding's released is its holder's belief, not the
+	// key: a compare-and-delete with a wrong token ends the belief and
+	// leaves the lock on the server (see BelievedLocks).
+	removed   bool
 	bySession map[string]*holding // each session's latest acquisition
 	// expiredToken is, for a session that acquired the lock again after
 	// its own earlier lock expired unreleased, that earlier token: one
@@ -219,7 +225,7 @@ func (a *Annotator) hold(e Event, l *lock, token string, ttl time.Duration) *hol
 		h.expires, h.notBefore = e.End.Add(ttl), e.Start.Add(ttl)
 		h.told = h.expires
 	}
-	l.current, l.bySession[e.Session] = h, h
+	l.current, l.bySession[e.Session], l.removed = h, h, false
 	for s, w := range l.waitingFor {
 		if w.at.Before(e.Start) { // it failed before this acquisition: tell it again
 			delete(l.waitingFor, s)

@@ -21,6 +21,8 @@ func TestBelieved(t *testing.T) {
 		"removed-by-getdel": fmt.Sprint([]check.LockBelief{{Key: "lock:a", Token: "tb", Held: true, Deadline: at(5.901)}}),
 		// alice cut her own lock to 10 ms at +0.801.
 		"extend-shortens": fmt.Sprint([]check.LockBelief{{Key: "lock:a", Token: "ta", Held: true, Deadline: at(0.811)}}),
+		// alice's compare-and-delete with t-carol kept her lock.
+		"release-wrong-token": fmt.Sprint([]check.LockBelief{{Key: "lock:b", Token: "t-alice", Held: true, Deadline: at(5.001)}}),
 		// bob released his own lock: nothing held.
 		"release-get-del": fmt.Sprint([]check.LockBelief{{Key: "lock:a"}}),
 	} {

@@ -62,6 +62,7 @@ func (a *Annotator) onEval(e Event) []Note {
 // release is a release attempt by e.Session that deleted the lock holding
 // st.Value, or found it already gone (gone).
 func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
+	l.removed = true
 	mine := l.bySession[e.Session]
 	wasReleased := mine == nil || mine.released
 	if len(l.holdings) > 0 {
