@@ -60,8 +60,6 @@ func oracleOps() []labgen.Op {
 // judge (issue 21) is to fix them: a lab that stops diverging fails the
 // test until it is taken off this list, and then it must agree for good.
 var divergesToday = map[string]string{
-	"fencing":             "lock:room:2pm:fence", // INCR of the fencing counter, a key named lock:...
-	"set-no-ttl":          "lock:a",
 }
 
 // TestOracleShipped explores every shipped script that explore accepts

@@ -37,6 +37,11 @@ func TestBelieved(t *testing.T) {
 	if got, want := fmt.Sprint(a.BelievedLocks(), a.BelievedSlots()), "[] [{room:x:bookings 1}]"; got != want {
 		t.Errorf("del-slot: BelievedLocks(), BelievedSlots() = %s; want %s", got, want)
 	}
+	// bob's fenced write booked the slot; alice's stale one did not.
+	a, _ = loadScript(t, "testdata/fenced-book.events").annotate()
+	if got, want := fmt.Sprint(a.BelievedSlots()), "[{room:2pm:bookings 1}]"; got != want {
+		t.Errorf("fenced-book: BelievedSlots() = %s; want %s", got, want)
+	}
 	a, _ = loadScript(t, "testdata/slot-no-lock.events").annotate()
 	if got, want := a.BelievedSlots(), []check.SlotBelief{{Key: "room:x:bookings", Bookings: 4}}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("slot-no-lock: BelievedSlots() = %v; want %v", got, want)
