@@ -30,7 +30,31 @@ type Oracle struct {
 	Checker Checker
 	Now     func() time.Time // the server's clock (explore's virtual time)
 
-	expiring map[string]bool // the keys the server has shown as a string with a TTL, this run
+	appeared map[string]appearance // each lock key's value as the server first showed it, this run
+}
+
+// appearance is a value as it first appeared in a key: with a time to
+// live (a lock, by the state rule) or without (a counter, until the
+// value changes).
+type appearance struct {
+	value   string
+	expires bool
+}
+
+// saw remembers a lock key's value when it is new.
+func (o *Oracle) saw(key string, st server.KeyState) appearance {
+	if !st.Exists || st.Type != "string" {
+		delete(o.appeared, key)
+		return appearance{}
+	}
+	if o.appeared == nil {
+		o.appeared = map[string]appearance{}
+	}
+	if a, ok := o.appeared[key]; ok && a.value == st.Value {
+		return a
+	}
+	o.appeared[key] = appearance{st.Value, st.TTL > 0}
+	return o.appeared[key]
 }
 
 // Check compares the checker's beliefs with the server after the last of
@@ -41,13 +65,7 @@ func (o *Oracle) Check(steps []string) error {
 	var diffs []Diff
 	for _, b := range locks {
 		st := o.Server.Peek(b.Key)
-		if st.Exists && st.Type == "string" && st.TTL > 0 {
-			if o.expiring == nil {
-				o.expiring = map[string]bool{}
-			}
-			o.expiring[b.Key] = true
-		}
-		if counter(b, st, o.expiring[b.Key]) {
+		if counter(b, st, o.saw(b.Key, st)) {
 			continue
 		}
 		if d, ok := compareLock(b, st, now); !ok {
@@ -72,17 +90,18 @@ type Diff struct {
 }
 
 // counter reports whether the server holds, in a key the checker
-// believes holds no lock, a value that no reading of the server can tell
-// from a counter: a string that has never had a time to live in this run.
-// The oracle does not compare it. The checker's rule (check.lockLike)
-// calls such a value a lock only when the run took the key with SET ...
-// NX before, which is a command, not a state: fencing.lab's INCR of
+// believes holds no lock, a value that appeared without a time to live:
+// as the state rule reads the server (check.lockLike), that is a counter,
+// not a lock, even when a TTL is put on it later (EXPIRE, GETEX, SET ...
+// XX PX of the same value): nobody acquired it, nobody believes it holds
+// it. The rule also calls it a lock when the run took the key with SET
+// ... NX before, which is a command, not a state: then the checker
+// believes it held, and the oracle compares. So fencing.lab's INCR of
 // lock:room:2pm:fence and a plain `SET lock:a t-alice` on a free key are
-// the same state, and the state rule calls neither an acquisition. A key
-// that was ever an expiring string is compared, whatever it holds now,
-// and so is any key the checker believes held.
-func counter(b check.LockBelief, st server.KeyState, everExpiring bool) bool {
-	return !b.Held && st.Exists && st.Type == "string" && st.TTL <= 0 && !everExpiring
+// not compared; a value that appeared with a TTL is, whatever is done to
+// it after (a PERSIST), and so is any key the checker believes held.
+func counter(b check.LockBelief, st server.KeyState, first appearance) bool {
+	return !b.Held && st.Exists && st.Type == "string" && !first.expires
 }
 
 // compareLock compares the checker's belief about a lock key with the key

@@ -85,6 +85,26 @@ func TestCounterOnceExpiring(t *testing.T) {
 	}
 }
 
+// TestCounterGivenTTL: a value that appeared with no TTL stays a counter
+// when a TTL is put on it (nobody acquired it), until another value
+// appears.
+func TestCounterGivenTTL(t *testing.T) {
+	keys := lockKey("t-carol", 0)
+	o := &Oracle{Server: keys, Checker: beliefs{locks: []check.LockBelief{{Key: "lock:a"}}}, Now: func() time.Time { return now }}
+	steps := []string{"carol SET lock:a t-carol", "bob EXPIRE lock:a 1"}
+	if err := o.Check(steps[:1]); err != nil {
+		t.Fatal(err)
+	}
+	keys["lock:a"] = server.KeyState{Exists: true, Type: "string", Value: "t-carol", TTL: time.Second}
+	if err := o.Check(steps); err != nil {
+		t.Errorf("a counter given a TTL: %v", err)
+	}
+	keys["lock:a"] = server.KeyState{Exists: true, Type: "string", Value: "t-bob", TTL: time.Second}
+	if err := o.Check(append(steps, "bob SET lock:a t-bob PX 1000")); err == nil {
+		t.Error("believed free, a new value with a TTL: no divergence")
+	}
+}
+
 // TestCompareSlots: the bookings the checker counts against the list's
 // length (no key: 0).
 func TestCompareSlots(t *testing.T) {

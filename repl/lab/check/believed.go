@@ -42,11 +42,16 @@ type SlotBelief struct {
 	Bookings int64
 }
 
-// BelievedSlots is every slot the run showed, sorted by Key, with the
-// length the annotator believes its list has.
+// BelievedSlots is every slot whose length the run showed, sorted by
+// Key, with the length the annotator believes its list has. A slot only
+// named so far (a macro's --slot, before its LLEN) has no belief: what a
+// command the probe did not read yet put in it, the annotator cannot know.
 func (a *Annotator) BelievedSlots() []SlotBelief {
 	out := make([]SlotBelief, 0, len(a.slots))
 	for key, s := range a.slots {
+		if !s.shown {
+			continue
+		}
 		out = append(out, SlotBelief{Key: key, Bookings: s.length})
 	}
 	slices.SortFunc(out, func(x, y SlotBelief) int { return strings.Compare(x.Key, y.Key) })

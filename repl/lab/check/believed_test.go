@@ -37,6 +37,17 @@ func TestBelieved(t *testing.T) {
 	if got, want := fmt.Sprint(a.BelievedLocks(), a.BelievedSlots()), "[] [{room:x:bookings 1}]"; got != want {
 		t.Errorf("del-slot: BelievedLocks(), BelievedSlots() = %s; want %s", got, want)
 	}
+	// room:a was named, then read: no belief until its LLEN.
+	s := loadScript(t, "testdata/slot-named.events")
+	s.steps = s.steps[:2] // the seats and the SET
+	a, _ = s.annotate()
+	if got := a.BelievedSlots(); len(got) != 0 {
+		t.Errorf("slot-named, before its LLEN: BelievedSlots() = %v; want none", got)
+	}
+	a, _ = loadScript(t, "testdata/slot-named.events").annotate()
+	if got, want := fmt.Sprint(a.BelievedSlots()), "[{room:a 1}]"; got != want {
+		t.Errorf("slot-named: BelievedSlots() = %s; want %s", got, want)
+	}
 	// bob's fenced write booked the slot; alice's stale one did not.
 	a, _ = loadScript(t, "testdata/fenced-book.events").annotate()
 	if got, want := fmt.Sprint(a.BelievedSlots()), "[{room:2pm:bookings 1}]"; got != want {

@@ -58,6 +58,9 @@ func (a *Annotator) onStates(e Event) []Note {
 // t: for a command whose Before could not be read (Event.Loose).
 func (a *Annotator) believedState(key string, t time.Time) (KeyState, bool) {
 	if s := a.slots[key]; s != nil {
+		if !s.shown {
+			return KeyState{}, false // named, never read: its length is not known
+		}
 		return KeyState{Key: key, Slot: true, Exists: s.length > 0, Len: s.length, PTTL: -1}, true
 	}
 	l := a.locks[key]
