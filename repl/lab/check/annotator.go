@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/lab/lockargs"
 )
 
@@ -141,7 +142,22 @@ func (a *Annotator) Observe(e Event) []Note {
 	case "RPUSH", "LPUSH":
 		return append(a.onBook(e), a.onStates(e)...)
 	}
+	if commands.DatabaseWide(e.Args) {
+		a.unread(e)
+	}
 	return a.onStates(e)
+}
+
+// unread forgets the length of every slot a database-wide write (FLUSHDB,
+// SWAPDB ...) changed without the probe reading it (a slot the probe did
+// not know yet: one a macro named, booked by an RPUSH it did not read):
+// what the write did to it, the events do not show.
+func (a *Annotator) unread(e Event) {
+	for key, s := range a.slots {
+		if _, read := e.after(key); !read {
+			s.shown = false
+		}
+	}
 }
 
 // Sending is told of a command before it is sent: the token of a SET ...

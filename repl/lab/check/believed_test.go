@@ -48,6 +48,17 @@ func TestBelieved(t *testing.T) {
 	if got, want := fmt.Sprint(a.BelievedSlots()), "[{room:a 1}]"; got != want {
 		t.Errorf("slot-named: BelievedSlots() = %s; want %s", got, want)
 	}
+	// bob's FLUSHDB emptied room:a unread: no belief until alice's LLEN.
+	s = loadScript(t, "testdata/flushdb-unread-slot.events")
+	s.steps = s.steps[:3] // the seats, the RPUSH, the FLUSHDB
+	a, _ = s.annotate()
+	if got := a.BelievedSlots(); len(got) != 0 {
+		t.Errorf("flushdb-unread-slot, before the LLEN: BelievedSlots() = %v; want none", got)
+	}
+	a, _ = loadScript(t, "testdata/flushdb-unread-slot.events").annotate()
+	if got, want := fmt.Sprint(a.BelievedSlots()), "[{room:a 0}]"; got != want {
+		t.Errorf("flushdb-unread-slot: BelievedSlots() = %s; want %s", got, want)
+	}
 	// bob's fenced write booked the slot; alice's stale one did not.
 	a, _ = loadScript(t, "testdata/fenced-book.events").annotate()
 	if got, want := fmt.Sprint(a.BelievedSlots()), "[{room:2pm:bookings 1}]"; got != want {
