@@ -23,6 +23,8 @@ func TestBelieved(t *testing.T) {
 		"extend-shortens": fmt.Sprint([]check.LockBelief{{Key: "lock:a", Token: "ta", Held: true, Deadline: at(0.811)}}),
 		// alice's compare-and-delete with t-carol kept her lock.
 		"release-wrong-token": fmt.Sprint([]check.LockBelief{{Key: "lock:b", Token: "t-alice", Held: true, Deadline: at(5.001)}}),
+		// alice's lock, kept by her wrong-token release, then cut by bob to 10 ms at +0.201.
+		"cut-after-kept": fmt.Sprint([]check.LockBelief{{Key: "lock:b", Token: "t-alice", Held: true, Deadline: at(0.211)}}),
 		// bob released his own lock: nothing held.
 		"release-get-del": fmt.Sprint([]check.LockBelief{{Key: "lock:a"}}),
 	} {

@@ -102,6 +102,17 @@ func (l *lock) holdingOf(token string) *holding {
 	return nil
 }
 
+// onServer is the acquisition whose lock the key holds with token: the
+// latest, even when its holder already tried to release it and the key
+// stayed (a compare-and-delete with another token), so that a TTL cut
+// or given later moves its deadline; else as holdingOf.
+func (l *lock) onServer(token string) *holding {
+	if h := l.current; h != nil && h.token == token && !l.removed {
+		return h
+	}
+	return l.holdingOf(token)
+}
+
 // ambiguous is a plain DEL by a session that held the lock twice, with two
 // tokens: the DEL carries no token, so it may be the first (expired)
 // holder deleting the second one's lock.

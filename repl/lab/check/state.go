@@ -156,7 +156,7 @@ func (a *Annotator) replaced(e Event, l *lock, before, after KeyState) []Note {
 // ttlChanged is a live lock whose value e kept and whose time to live it
 // changed: cut short, or given more.
 func (a *Annotator) ttlChanged(e Event, l *lock, before, after KeyState) []Note {
-	h := l.holdingOf(before.Value)
+	h := l.onServer(before.Value)
 	owner, known := a.tokens[before.Value]
 	if !known {
 		return nil // a value no session of this run took as a lock: nobody's lock was cut
