@@ -28,11 +28,12 @@ var (
 func oracleOps() []labgen.Op { return labgen.AllOps }
 
 // divergesToday are the labs on which the oracle finds the checker
-// wrong today, and the key it is wrong about: two shipped scripts and the
-// labs the generator found (testdata/oracle, each shrunk by labgen and
-// saying in its first line what the checker misses). The state-based
-// judge (issue 21) is to fix them: a lab that stops diverging fails the
-// test until it is taken off this list, and then it must agree for good.
+// wrong today, each with the key it is wrong about and a one-line reason:
+// none since the state-based judge (issue 21). The shipped scripts and
+// the labs the generator found (testdata/oracle, each shrunk by labgen and
+// saying in its first line what the checker missed) must all agree; a
+// lab added here that stops diverging fails the test until it is taken
+// off.
 var divergesToday = map[string]string{}
 
 // TestOracleShipped explores every shipped script that explore accepts
