@@ -31,9 +31,14 @@ import (
 // tolerance is how much two PTTLs of an untouched key may differ in e's
 // transaction: none on a server that freezes its clock for a transaction
 // (Redis), up to as long as the transaction took on one that does not
-// (the embedded Redis: Event.Window); a millisecond at least, PTTL's
-// unit.
-func tolerance(e Event) time.Duration { return max(time.Millisecond, e.Window, e.End.Sub(e.Start)) }
+// (the embedded Redis: Event.Window), plus a millisecond, PTTL's unit:
+// two reads truncated to whole milliseconds differ by up to a millisecond
+// more than the time between them. (Without it, under load, readme.txtar's
+// blind-unlock saw a kept compare-and-delete as a TAKEOVER that "cut
+// 5.00s to 5.00s".)
+func tolerance(e Event) time.Duration {
+	return max(e.Window, e.End.Sub(e.Start)) + time.Millisecond
+}
 
 // onStates applies the rule to every key e's probe read.
 func (a *Annotator) onStates(e Event) []Note {
