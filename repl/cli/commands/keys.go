@@ -137,3 +137,11 @@ func flatten(args []Arg) []Arg {
 	}
 	return out
 }
+
+// DatabaseWide reports whether args are a write that names no key yet
+// changes keys: the whole database's (FLUSHDB, FLUSHALL, SWAPDB: the
+// table's keyless writes of the server group).
+func DatabaseWide(args []string) bool {
+	c, _ := Lookup(args)
+	return c != nil && c.Group == "server" && Writes(args) && c.FirstKey == 0 && !c.Is(FlagMovableKeys)
+}

@@ -58,6 +58,7 @@ func TestCompareLocks(t *testing.T) {
 		{"believed held, key gone", held("ta", 500*time.Millisecond), keys{}, false},
 		{"believed expired, key there", held("ta", -time.Second), lockKey("ta", time.Second), false},
 		{"a list where a lock was", held("ta", 0), keys{"lock:a": {Exists: true, Type: "list", Len: 1}}, false},
+		{"believed free, a counter (no TTL ever)", check.LockBelief{Key: "lock:a"}, lockKey("1", 0), true},
 	}
 	for _, c := range cases {
 		o := &Oracle{Server: c.server, Checker: beliefs{locks: []check.LockBelief{c.belief}}, Now: func() time.Time { return now }}
@@ -65,6 +66,42 @@ func TestCompareLocks(t *testing.T) {
 		if (err == nil) != c.agree {
 			t.Errorf("%s: agree=%v, got %v", c.name, c.agree, err)
 		}
+	}
+}
+
+// TestCounterOnceExpiring: a key the server showed with a TTL is a lock
+// from then on: believed free while the server holds it with its TTL
+// taken away (PERSIST, SET ... XX) is a divergence.
+func TestCounterOnceExpiring(t *testing.T) {
+	keys := lockKey("ta", time.Second)
+	o := &Oracle{Server: keys, Checker: beliefs{locks: []check.LockBelief{held("ta", time.Second)}}, Now: func() time.Time { return now }}
+	if err := o.Check([]string{"alice SET lock:a ta NX PX 1000"}); err != nil {
+		t.Fatal(err)
+	}
+	keys["lock:a"] = server.KeyState{Exists: true, Type: "string", Value: "ta"}
+	o.Checker = beliefs{locks: []check.LockBelief{{Key: "lock:a"}}}
+	if err := o.Check([]string{"alice SET lock:a ta NX PX 1000", "bob PERSIST lock:a"}); err == nil {
+		t.Error("believed free, the server holds the lock with no TTL: no divergence")
+	}
+}
+
+// TestCounterGivenTTL: a value that appeared with no TTL stays a counter
+// when a TTL is put on it (nobody acquired it), until another value
+// appears.
+func TestCounterGivenTTL(t *testing.T) {
+	keys := lockKey("t-carol", 0)
+	o := &Oracle{Server: keys, Checker: beliefs{locks: []check.LockBelief{{Key: "lock:a"}}}, Now: func() time.Time { return now }}
+	steps := []string{"carol SET lock:a t-carol", "bob EXPIRE lock:a 1"}
+	if err := o.Check(steps[:1]); err != nil {
+		t.Fatal(err)
+	}
+	keys["lock:a"] = server.KeyState{Exists: true, Type: "string", Value: "t-carol", TTL: time.Second}
+	if err := o.Check(steps); err != nil {
+		t.Errorf("a counter given a TTL: %v", err)
+	}
+	keys["lock:a"] = server.KeyState{Exists: true, Type: "string", Value: "t-bob", TTL: time.Second}
+	if err := o.Check(append(steps, "bob SET lock:a t-bob PX 1000")); err == nil {
+		t.Error("believed free, a new value with a TTL: no divergence")
 	}
 }
 

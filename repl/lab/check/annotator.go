@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/lab/lockargs"
 )
 
@@ -61,8 +62,14 @@ func (h *holding) stopBelieving(t time.Time) {
 
 // lock is what the run did with one lock key.
 type lock struct {
-	key       string
-	current   *holding            // the latest acquisition
+	key     string
+	current *holding // the latest acquisition
+	// removed is whether the key was seen gone since current's
+	// acquisition (a release that deleted it, another session's removal,
+	// FLUSHDB ...). A holding's released is its holder's belief, not the
+	// key: a compare-and-delete with a wrong token ends the belief and
+	// leaves the lock on the server (see BelievedLocks).
+	removed   bool
 	bySession map[string]*holding // each session's latest acquisition
 	// expiredToken is, for a session that acquired the lock again after
 	// its own earlier lock expired unreleased, that earlier token: one
@@ -135,7 +142,22 @@ func (a *Annotator) Observe(e Event) []Note {
 	case "RPUSH", "LPUSH":
 		return append(a.onBook(e), a.onStates(e)...)
 	}
+	if commands.DatabaseWide(e.Args) {
+		a.unread(e)
+	}
 	return a.onStates(e)
+}
+
+// unread forgets the length of every slot a database-wide write (FLUSHDB,
+// SWAPDB ...) changed without the probe reading it (a slot the probe did
+// not know yet: one a macro named, booked by an RPUSH it did not read):
+// what the write did to it, the events do not show.
+func (a *Annotator) unread(e Event) {
+	for key, s := range a.slots {
+		if _, read := e.after(key); !read {
+			s.shown = false
+		}
+	}
 }
 
 // Sending is told of a command before it is sent: the token of a SET ...
@@ -219,7 +241,7 @@ func (a *Annotator) hold(e Event, l *lock, token string, ttl time.Duration) *hol
 		h.expires, h.notBefore = e.End.Add(ttl), e.Start.Add(ttl)
 		h.told = h.expires
 	}
-	l.current, l.bySession[e.Session] = h, h
+	l.current, l.bySession[e.Session], l.removed = h, h, false
 	for s, w := range l.waitingFor {
 		if w.at.Before(e.Start) { // it failed before this acquisition: tell it again
 			delete(l.waitingFor, s)

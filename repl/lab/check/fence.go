@@ -19,8 +19,13 @@ func isFencedWrite(args []string) bool { return scripts.FencedBook.RunBy(args) }
 func (a *Annotator) onFencedWrite(e Event) []Note {
 	keys, token, ok := lockargs.EvalKeys(e.Args)
 	if !ok || len(keys) != 2 || !e.Reply.IsInt {
-		return nil
+		return a.onStates(e)
 	}
+	return append(a.fenceSays(e, keys, token), a.onStates(e)...) // the booking it made, by the one rule
+}
+
+// fenceSays is what the reply of a fenced write says of its token.
+func (a *Annotator) fenceSays(e Event, keys []string, token string) []Note {
 	newest, read := e.before(keys[1])
 	who := Say("%s's token %s", e.Session, token)
 	switch e.Reply.Int {

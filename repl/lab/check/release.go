@@ -16,8 +16,8 @@ func (a *Annotator) onDelete(e Event) []Note {
 	for _, key := range e.Args[1:] {
 		a.resetSlot(key)
 		st, ok := e.before(key)
-		if !ok {
-			continue
+		if !ok || st.Slot {
+			continue // not read, or a slot (resetSlot said what it did): no lock
 		}
 		l := a.lockFor(key)
 		notes = append(notes, a.release(e, l, st, !st.Exists || none)...)
@@ -62,6 +62,7 @@ func (a *Annotator) onEval(e Event) []Note {
 // release is a release attempt by e.Session that deleted the lock holding
 // st.Value, or found it already gone (gone).
 func (a *Annotator) release(e Event, l *lock, st KeyState, gone bool) []Note {
+	l.removed = true
 	mine := l.bySession[e.Session]
 	wasReleased := mine == nil || mine.released
 	if len(l.holdings) > 0 {
@@ -99,6 +100,17 @@ func (l *lock) holdingOf(token string) *holding {
 		}
 	}
 	return nil
+}
+
+// onServer is the acquisition whose lock the key holds with token: the
+// latest, even when its holder already tried to release it and the key
+// stayed (a compare-and-delete with another token), so that a TTL cut
+// or given later moves its deadline; else as holdingOf.
+func (l *lock) onServer(token string) *holding {
+	if h := l.current; h != nil && h.token == token && !l.removed {
+		return h
+	}
+	return l.holdingOf(token)
 }
 
 // ambiguous is a plain DEL by a session that held the lock twice, with two

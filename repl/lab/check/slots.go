@@ -16,6 +16,7 @@ type slot struct {
 	bookings  []booking        // since the list was last deleted
 	peak      int64            // the longest the list got since then, as RPUSH answered
 	length    int64            // its length as the server last showed it
+	shown     bool             // ... once it has: a macro names a slot before the run reads it
 	over      *Finding         // the double booking of the current bookings, once there is one
 	overs     []*Finding
 }
@@ -48,7 +49,7 @@ func (a *Annotator) slotFor(key string) *slot {
 func (a *Annotator) onCheck(e Event) []Note {
 	if len(e.Args) == 2 && e.Reply.IsInt {
 		s := a.slotFor(e.Args[1])
-		s.saw[e.Session], s.length = e.Reply.Int, e.Reply.Int
+		s.saw[e.Session], s.length, s.shown = e.Reply.Int, e.Reply.Int, true
 		if !slices.Contains(s.checkedBy, e.Session) {
 			s.checkedBy = append(s.checkedBy, e.Session)
 		}
@@ -71,7 +72,7 @@ func (a *Annotator) onBook(e Event) []Note {
 	if s == nil {
 		return nil
 	}
-	s.length = e.Reply.Int
+	s.length, s.shown = e.Reply.Int, true
 	saw, checked := s.saw[e.Session]
 	values := e.Args[2:]
 	for i, v := range values {
@@ -126,7 +127,7 @@ func (a *Annotator) doubleBooked(s *slot, count int64) {
 // resetSlot forgets a slot's bookings when its list is deleted.
 func (a *Annotator) resetSlot(key string) {
 	if s := a.slots[key]; s != nil {
-		s.bookings, s.over, s.peak, s.length = nil, nil, 0, 0
+		s.bookings, s.over, s.peak, s.length, s.shown = nil, nil, 0, 0, true
 	}
 }
 
@@ -143,7 +144,7 @@ func (a *Annotator) slotState(e Event, before, after KeyState) []Note {
 		return nil
 	}
 	s := a.slotFor(after.Key)
-	s.length = after.Len
+	s.length, s.shown = after.Len, true
 	if after.Len <= before.Len {
 		return nil
 	}

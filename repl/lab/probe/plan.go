@@ -41,7 +41,7 @@ func planFor(args []string, know knows, known []string) (plan, bool) {
 		return p, false // WATCH and the like cannot go in the probe's MULTI
 	}
 	keys := commands.Keys(args)
-	if len(keys) == 0 && databaseWide(args) {
+	if len(keys) == 0 && commands.DatabaseWide(args) {
 		keys = known
 	}
 	for _, k := range keys {
@@ -50,13 +50,6 @@ func planFor(args []string, know knows, known []string) (plan, bool) {
 		}
 	}
 	return p, len(p.keys) > 0
-}
-
-// databaseWide reports whether args are a write that names no key yet
-// changes keys: the whole database's (FLUSHDB, FLUSHALL, SWAPDB).
-func databaseWide(args []string) bool {
-	c, _ := commands.Lookup(args)
-	return c != nil && c.Group == "server" && commands.Writes(args) && c.FirstKey == 0 && !c.Is(commands.FlagMovableKeys)
 }
 
 // reads are the commands that read the plan's keys: GET and PTTL for a
