@@ -50,7 +50,11 @@ func (c *Capture) Start(file string) error {
 	}
 	c.file, c.held, c.shown, c.sent, c.keys, c.bugs = file, nil, nil, map[string]bool{}, nil, nil
 	c.lines = []string{"# Recorded by locklab's `record`: it checks itself (locklab " + file + ")."}
-	return c.write()
+	if err := c.write(); err != nil {
+		c.file = "" // not recording: nothing can be written there
+		return fmt.Errorf("record: %w", err)
+	}
+	return nil
 }
 
 // Recording is the file being recorded into, or "".
