@@ -58,10 +58,15 @@ type link struct {
 	cut      context.CancelFunc
 	embedded bool // the embedded server: it has no CLIENT REPLY
 
-	// Guarded by busy: the socket, and what the commands sent so far
-	// made of the connection (see link.sending).
-	socket  net.Conn
-	ready   bool   // the handshake on socket is done
+	// The socket the last dial made, and whether its handshake is done:
+	// go-redis dials on goroutines of its own (and, after failed dials,
+	// retries in the background), so these have locks of their own.
+	sockMu sync.Mutex
+	socket net.Conn
+	ready  atomic.Bool
+
+	// Guarded by busy: what the commands sent so far made of the
+	// connection (see link.sending).
 	multi   bool   // inside MULTI
 	queued  queued // what the transaction queued that changes how EXEC reads
 	replies atomic.Uint32
@@ -160,7 +165,7 @@ func (c *Conn) process(ctx context.Context, l *link, args []string, cmd *redis.R
 func (c *Conn) Ping(ctx context.Context) error {
 	var err error
 	var opened bool
-	l := c.exec(ctx, func(l *link) { err, opened = l.conn.Ping(ctx).Err(), l.ready })
+	l := c.exec(ctx, func(l *link) { err, opened = l.conn.Ping(ctx).Err(), l.ready.Load() })
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -374,11 +379,14 @@ func (c *Conn) newLink() *link {
 		defer context.AfterFunc(l.closed, cancel)()
 		defer cancel()
 		socket, err := dial(ctx, network, addr)
-		l.socket, l.ready = socket, false
+		l.sockMu.Lock()
+		l.socket = socket
+		l.sockMu.Unlock()
+		l.ready.Store(false)
 		return socket, err
 	}
 	opts.OnConnect = func(context.Context, *redis.Conn) error {
-		l.ready = true
+		l.ready.Store(true)
 		return nil
 	}
 	l.client = redis.NewClient(opts)
@@ -390,12 +398,14 @@ func (c *Conn) newLink() *link {
 // PING when no command went on it yet: go-redis dials, and says hello,
 // on a command.
 func (l *link) open(ctx context.Context) (net.Conn, error) {
-	if !l.ready {
+	if !l.ready.Load() {
 		err := l.conn.Ping(context.WithoutCancel(ctx)).Err()
-		if !l.ready {
+		if !l.ready.Load() {
 			return nil, cmp.Or(err, errors.New("the connection did not open"))
 		}
 	}
+	l.sockMu.Lock()
+	defer l.sockMu.Unlock()
 	return l.socket, nil
 }
 
