@@ -152,6 +152,8 @@ func findLabs(t testOptions) []testreport.Result {
 			labs = append(labs, labsIn(p)...)
 		case filepath.Ext(p) != ".lab":
 			labs = append(labs, testreport.Result{File: p, Status: testreport.Error, Problem: "not a .lab file"})
+		case !info.Mode().IsRegular():
+			labs = append(labs, notRegular(p))
 		default:
 			labs = append(labs, testreport.Result{File: p})
 		}
@@ -159,6 +161,12 @@ func findLabs(t testOptions) []testreport.Result {
 	return slices.DeleteFunc(labs, func(r testreport.Result) bool {
 		return t.run != nil && r.Status == testreport.Pass && !t.run.MatchString(r.File)
 	})
+}
+
+// notRegular is a path named *.lab that is no file to read (a FIFO, a
+// device, a dangling link): opening one could wait for ever.
+func notRegular(path string) testreport.Result {
+	return testreport.Result{File: path, Status: testreport.Error, Problem: "not a regular file (a FIFO, a device or a broken link)"}
 }
 
 // labsIn is the .lab files in dir and its folders (hidden ones left out),
@@ -172,7 +180,11 @@ func labsIn(dir string) []testreport.Result {
 		case d.IsDir() && path != dir && strings.HasPrefix(d.Name(), "."):
 			return filepath.SkipDir
 		case !d.IsDir() && filepath.Ext(path) == ".lab":
-			labs = append(labs, testreport.Result{File: path})
+			if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+				labs = append(labs, notRegular(path))
+			} else {
+				labs = append(labs, testreport.Result{File: path})
+			}
 		}
 		return nil
 	})

@@ -108,15 +108,12 @@ func (c *Capture) Entered(e words.Entry) {
 // showed (kinds: the verdict's now), and ends recording; it says which
 // file it wrote.
 func (c *Capture) Stop(kinds []string) (string, error) {
-	c.mu.Lock()
-	if c.file == "" {
-		c.mu.Unlock()
-		return "", fmt.Errorf("record stop: nothing is being recorded (record FILE.lab starts)")
-	}
-	c.mu.Unlock()
 	c.Found(kinds)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.file == "" {
+		return "", fmt.Errorf("record stop: nothing is being recorded (record FILE.lab starts)")
+	}
 	c.flush(true)
 	c.startEmpty()
 	for _, k := range c.bugs {
