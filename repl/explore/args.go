@@ -22,6 +22,7 @@ var Spec = &flags.Spec{Name: "explore", FlagsFirst: true,
 	Flags: []flags.Flag{
 		{Name: "property", Kind: flags.String, Value: "KIND,...", Help: "what a failing schedule breaks: expect, or verdict kinds (default: any)"},
 		{Name: "oracle", Kind: flags.Bool, Help: "after every step, compare what the checker believes with the server's real state"},
+		{Name: "plain", Kind: flags.Bool, Help: "a new server and a fresh read of the script for every schedule (slower; to compare)"},
 		{Name: "no-reduce", Kind: flags.Bool, Help: "every order, not one per class of equivalent orders"},
 		{Name: "preemptions", Kind: flags.Int, Value: "K", Help: "only orders with at most K preemptions"},
 		{Name: "random", Kind: flags.Int, Help: "N schedules by PCT priorities, not all of them"},
@@ -83,6 +84,7 @@ func ParseFlags(args []string) (Command, error) {
 	c.Preempt, c.Preemptions = p.Given("preemptions"), int(p.Int("preemptions"))
 	c.Schedules, c.Steps, c.Replay = int(p.Int("max-schedules")), int(p.Int("max-steps")), int(p.Int("replay"))
 	c.Save, c.Property, c.JSON, c.Oracle = p.String("save"), p.String("property"), p.Bool("json"), p.Bool("oracle")
+	c.Plain = p.Bool("plain")
 	c.Picture = Picture{Draw: p.Bool("timeline"), SVG: p.String("svg"), Mermaid: p.String("mermaid")}
 	if p.Given("walk") {
 		n, err := samples(p.Int("walk"))

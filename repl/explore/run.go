@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/output"
-	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/explore/oracle"
@@ -32,6 +31,13 @@ type Script struct {
 	Args    []string // $1, $2 ...
 	Scripts fs.FS    // the lab's own scripts (nil: none)
 	Dir     string   // where it runs
+
+	// prepared is the script as its first run read it, for the runs
+	// after, and servers the embedded servers ended runs left, reset for
+	// the next (explore sets both; nil: each run reads the text and
+	// starts a server of its own, as --plain asks).
+	prepared *shell.Prepared
+	servers  *servers
 }
 
 // start is the virtual time every schedule starts at.
@@ -97,11 +103,12 @@ func (o *outcome) breaks(property string) bool {
 // that replays p's prefix and takes the first choice after it.
 func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	s := sched.New(clock.NewVirtual(start), p.Plan)
-	e, err := server.StartInProcess(s)
+	e, err := sc.servers.get(s)
 	if err != nil {
 		return nil, err
 	}
-	defer e.Close()
+	clean := false
+	defer func() { sc.servers.put(e, clean) }() // after the sessions and the shell close
 	set := session.NewSet(session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: e})
 	set.SetClock(s.Stamp)
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
@@ -129,7 +136,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	}
 	o := &outcome{choices: ran.Choices, steps: ran.Steps, schedule: ran.Schedule, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
 	if errors.Is(err, sched.ErrEquivalent) {
-		o.cut = true
+		o.cut, clean = true, true
 		return o, nil
 	}
 	if err != nil {
@@ -144,6 +151,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		sh.DrawTimeline(ctx, p.draw)
 	}
 	o.output = out.String()
+	clean = true
 	return o, nil
 }
 
@@ -163,7 +171,7 @@ func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script, 
 		driven <- err
 	}()
 	src := shell.Source{Lines: lines.From(bytes.NewReader(sc.Text)), Name: sc.Name, Args: sc.Args,
-		Whole: true, Precheck: precheck, Summary: sc.Name}
+		Whole: true, Precheck: precheck, Summary: sc.Name, Prepared: sc.prepared}
 	runErr := sh.Run(run, src) // on the worker's own goroutine, whose stack has grown to the interpreter's depth already
 	s.RunDone()
 	driveErr := <-driven

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/explore/sched"
+	"github.com/locklab/locklab/repl/lang/shell"
 )
 
 // Bound limits a search: it stops after Schedules schedules or once
@@ -63,6 +64,7 @@ type Options struct {
 	Color       bool           // replayed transcripts in colour (a terminal's)
 	Property    string         // what fails a schedule: bug kinds and "expect", comma-separated ("": any bug or failure)
 	Oracle      bool           // check the checker against the server after every step (package oracle)
+	Plain       bool           // every schedule on a new server, its script read again (--plain: what the fast search must equal)
 }
 
 // strategy is the search o chooses.
@@ -166,6 +168,10 @@ func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*
 	}
 	if abs, err := filepath.Abs(sc.Dir); err == nil {
 		sc.Dir = abs // once: a relative folder costs every run's shell a look at the working directory
+	}
+	if !o.Plain {
+		sc.prepared, sc.servers = &shell.Prepared{}, &servers{} // read and checked once, by the first run; servers reset in place
+		defer sc.servers.close()
 	}
 	// A schedule's garbage is short-lived and small: collecting less
 	// often runs a third more schedules a second.

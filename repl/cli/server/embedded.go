@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"runtime"
 	"sync"
+	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	mrserver "github.com/alicebob/miniredis/v2/server"
@@ -140,3 +143,56 @@ func (e *Embedded) Port() string { return e.m.Port() }
 
 // Close stops the server and drops its data.
 func (e *Embedded) Close() { e.m.Close() }
+
+// Reset makes an in-process server as StartInProcess(c) makes one, in
+// place, for explore's next schedule: no keys in any database, no cached
+// scripts, the seed and the time of a new server, on clock c. What a new
+// server would cost (its command table, its goroutines) is not paid
+// again. Every connection must have been closed: Reset waits for the
+// server to see them go (their disconnection runs on goroutines of its
+// own), and fails if they do not within a second; the caller then starts
+// a new server instead. Only the counters INFO reports since the start
+// (total_connections_received, total_commands_processed) go on.
+func (e *Embedded) Reset(c clock.Clock) error {
+	if err := e.awaitNoClients(); err != nil {
+		return err
+	}
+	e.clock = c
+	e.m.FlushAll()
+	e.m.SetTime(c.Now())
+	e.m.Seed(1)
+	if err := e.flushScripts(); err != nil {
+		return err
+	}
+	return e.awaitNoClients()
+}
+
+// awaitNoClients waits until the server has no connection left.
+func (e *Embedded) awaitNoClients() error {
+	deadline := time.Now().Add(time.Second)
+	for e.m.Server().ClientsLen() > 0 {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the embedded Redis still has %d connections", e.m.Server().ClientsLen())
+		}
+		runtime.Gosched()
+	}
+	return nil
+}
+
+// flushScripts empties the server's script cache (SCRIPT FLUSH, on a
+// connection of its own: miniredis has no call for it).
+func (e *Embedded) flushScripts() error {
+	conn, err := e.m.Dial()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("*2\r\n$6\r\nSCRIPT\r\n$5\r\nFLUSH\r\n")); err != nil {
+		return err
+	}
+	reply := make([]byte, len("+OK\r\n"))
+	if _, err := io.ReadFull(conn, reply); err != nil || string(reply) != "+OK\r\n" {
+		return fmt.Errorf("SCRIPT FLUSH on the embedded Redis: %q %v", reply, err)
+	}
+	return nil
+}

@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,14 +243,32 @@ type barrier struct {
 	ready   chan struct{}
 }
 
-// addBarrier makes a barrier for a group of n jobs and returns its id.
+// addBarrier names a barrier for a group of n jobs: its id says how many
+// it waits for ("b3/2"), so that the script it is written into needs
+// nothing of this shell's to run in another (explore runs one script,
+// prepared once, in a shell per schedule). The barrier itself is made
+// when its first job arrives (barrierFor).
 func (j *Jobs) addBarrier(n int) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.next++
-	id := fmt.Sprintf("b%d", j.next)
-	j.barriers[id] = &barrier{waiting: n, ready: make(chan struct{})}
-	return id
+	return fmt.Sprintf("b%d/%d", j.next, n)
+}
+
+// barrierFor is the barrier of id, made on its first job's arrival; nil
+// for an id this package did not write. Under j.mu.
+func (j *Jobs) barrierFor(id string) *barrier {
+	if b, ok := j.barriers[id]; ok {
+		return b
+	}
+	_, count, _ := strings.Cut(id, "/")
+	n, err := strconv.Atoi(count)
+	if err != nil || n < 1 {
+		return nil
+	}
+	b := &barrier{waiting: n, ready: make(chan struct{})}
+	j.barriers[id] = b
+	return b
 }
 
 // setBarrier adds the group's barrier to a bound job's environment.
@@ -273,7 +293,7 @@ func (j *Jobs) AtStart(ctx context.Context) {
 	}
 	key := v.String() + "/" + hc.Env.Get(SessionVar).String()
 	j.mu.Lock()
-	b := j.barriers[v.String()]
+	b := j.barrierFor(v.String())
 	arrived := j.arrived[key]
 	j.arrived[key] = true
 	j.mu.Unlock()

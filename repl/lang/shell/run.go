@@ -37,6 +37,10 @@ type Source struct {
 	// Summary names the run in its expectations' summary and asks for the
 	// verdict at its end: "" for the REPL and a command as arguments.
 	Summary string
+	// Prepared, when set, keeps the script as its first run read it, for
+	// the next runs of the same text (explore's schedules): Lines is read
+	// only while it is empty.
+	Prepared *Prepared
 	// OnEntry is given each entry's cancel func while it runs, and nil
 	// after (the REPL's Ctrl-C cancels one entry and its jobs).
 	OnEntry func(context.CancelFunc)
@@ -153,19 +157,14 @@ func lit(s string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&
 // prepare reads a script to its end and checks it; a run of its own
 // begins once it is sound.
 func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
-	f, err := lines.ReadWhole(src.Lines, src.Name)
-	if err == nil && src.Precheck {
-		err = precheck.Script(f, src.Name)
-	}
+	f, jobs, uses, err := s.readWhole(src)
 	if err != nil {
 		return nil, err
 	}
-	if uses := precheck.Positionals(f); uses > len(src.Args) && src.Name != "" {
+	if uses > len(src.Args) && src.Name != "" {
 		_, stderr := s.out.Writers(session.Main)
 		fmt.Fprintln(stderr, precheck.MissingArgs(src.Name, uses, len(src.Args)))
 	}
-	rewrite(f)
-	jobs := s.jobs.Name(f)
 	if top {
 		s.beginRun(true, jobs)
 	}
