@@ -103,13 +103,13 @@ func (o *outcome) breaks(property string) bool {
 // that replays p's prefix and takes the first choice after it.
 func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	s := sched.New(clock.NewVirtual(start), p.Plan)
-	e, err := sc.servers.get(s)
+	r, err := sc.servers.get(s)
 	if err != nil {
 		return nil, err
 	}
-	clean := false
-	defer func() { sc.servers.put(e, clean) }() // after the sessions and the shell close
-	set := session.NewSet(session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: e})
+	clean, e := false, r.server
+	defer func() { sc.servers.put(r, clean) }() // after the sessions and the shell close
+	set := session.NewSet(session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: e, Links: r.links})
 	set.SetClock(s.Stamp)
 	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
 	defer set.Close()

@@ -4,67 +4,88 @@ import (
 	"sync"
 
 	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 )
 
-// servers keeps the embedded servers of a search's ended schedules, for
-// the next ones: a server reset in place (server.Embedded.Reset) costs a
-// fraction of a new one. A nil *servers starts a new server for every
-// schedule and keeps none (the plain search, --plain).
+// servers keeps the embedded servers of a search's ended schedules, with
+// the connections their sessions left open, for the next schedules: a
+// server reset in place (server.Embedded.Reset) and connections reset
+// (session.Links) cost a fraction of new ones. A nil *servers starts a
+// new server for every schedule and keeps nothing (the plain search,
+// --plain).
 type servers struct {
 	mu   sync.Mutex
-	idle []*server.Embedded
+	idle []rig
+}
+
+// rig is one server and the connections kept open on it.
+type rig struct {
+	server *server.Embedded
+	links  *session.Links // nil: none kept (the plain search)
+}
+
+// close closes the server and its connections.
+func (r rig) close() {
+	if r.links != nil {
+		r.links.Close()
+	}
+	r.server.Close()
 }
 
 // get is a server for a schedule on clock c: an idle one reset, or a new
 // one.
-func (p *servers) get(c clock.Clock) (*server.Embedded, error) {
-	for e := p.take(); e != nil; e = p.take() {
-		if e.Reset(c) == nil {
-			return e, nil
+func (p *servers) get(c clock.Clock) (rig, error) {
+	for r, ok := p.take(); ok; r, ok = p.take() {
+		if r.server.Reset(c, r.links.Open()) == nil {
+			return r, nil
 		}
-		e.Close()
+		r.close()
 	}
-	return server.StartInProcess(c)
+	e, err := server.StartInProcess(c)
+	if err != nil || p == nil {
+		return rig{server: e}, err
+	}
+	return rig{server: e, links: session.NewLinks()}, nil
 }
 
-// take is an idle server, or nil.
-func (p *servers) take() *server.Embedded {
+// take is an idle rig, if any.
+func (p *servers) take() (rig, bool) {
 	if p == nil {
-		return nil
+		return rig{}, false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) == 0 {
-		return nil
+		return rig{}, false
 	}
-	e := p.idle[len(p.idle)-1]
+	r := p.idle[len(p.idle)-1]
 	p.idle = p.idle[:len(p.idle)-1]
-	return e
+	return r, true
 }
 
-// put gives back the server of a schedule that ended; one whose schedule
-// failed (an error, a stop) is closed instead, as is every server when
-// the pool is nil.
-func (p *servers) put(e *server.Embedded, clean bool) {
+// put gives back the rig of a schedule that ended; one whose schedule
+// failed (an error, a stop) is closed instead, as is every rig when the
+// pool is nil.
+func (p *servers) put(r rig, clean bool) {
 	if p == nil || !clean {
-		e.Close()
+		r.close()
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.idle = append(p.idle, e)
+	p.idle = append(p.idle, r)
 }
 
-// close closes the idle servers: the search is over.
+// close closes the idle rigs: the search is over.
 func (p *servers) close() {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, e := range p.idle {
-		e.Close()
+	for _, r := range p.idle {
+		r.close()
 	}
 	p.idle = nil
 }

@@ -351,7 +351,9 @@ func (c *Conn) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.link != nil {
-		c.link.close()
+		if c.target.Links == nil || !c.target.Links.keep(c, c.link) {
+			c.link.close()
+		}
 		c.link = nil
 	}
 }
@@ -359,6 +361,9 @@ func (c *Conn) Close() {
 func (c *Conn) current() *link {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.link == nil && c.target.Links != nil {
+		c.link = c.target.Links.take(c.name)
+	}
 	if c.link == nil {
 		c.link = c.newLink()
 	}

@@ -27,6 +27,10 @@ type Target struct {
 	// InProcess, when set, opens connections in process instead of over
 	// the network (an embedded server's pipes).
 	InProcess Dialer
+	// Links, when set, keeps the connections closed sessions leave, for
+	// the next sessions of the same names on the same server (explore's
+	// schedules: see Links).
+	Links *Links
 }
 
 // Dialer opens a connection in process.
