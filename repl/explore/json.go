@@ -56,7 +56,16 @@ func jsonSteps(o *outcome) ([]string, []jsonPoll) {
 	return steps, polls
 }
 
-// WriteJSON writes the search as one JSON document.
+// jsonFailing is a failing schedule as --json writes it.
+func jsonFailing(o *outcome) jsonSchedule {
+	steps, polls := jsonSteps(o)
+	return jsonSchedule{Number: o.number, Choices: picks(o.choices), Verdict: o.group(), Status: o.status,
+		Preempts: o.preempts, Steps: steps, Polls: polls}
+}
+
+// WriteJSON writes the search as one JSON document: the failing
+// schedules' steps when the search was told it would be
+// (Options.JSON).
 func (r *Result) WriteJSON(w io.Writer, sc Script) error {
 	j := jsonReport{Script: sc.Name, Mode: r.Mode, Property: r.opts.Property, Complete: r.Complete, Bounded: r.Bounded,
 		Schedules: r.Schedules, Cut: r.Cut, Steps: r.Steps, Groups: map[string]int{},
@@ -67,10 +76,8 @@ func (r *Result) WriteJSON(w io.Writer, sc Script) error {
 	if r.shortest != nil {
 		j.Shortest, j.Replay = r.shortest.number, r.replayCommand(sc, r.shortest.number)
 	}
-	for _, o := range r.failing {
-		steps, polls := jsonSteps(o)
-		j.Failing = append(j.Failing, jsonSchedule{Number: o.number, Choices: picks(o.choices),
-			Verdict: o.group(), Status: o.status, Preempts: o.preempts, Steps: steps, Polls: polls})
+	if r.failing != nil {
+		j.Failing = r.failing
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
