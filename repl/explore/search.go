@@ -146,7 +146,7 @@ type Result struct {
 	ExpectFailed int            // schedules whose script failed (an expectation, say)
 	Steps        int            // steps run, over all schedules
 	broke        int            // schedules that broke the property (--property, or failed)
-	failing      []jsonSchedule // with Options.JSON: every one of them, in order, as --json writes it
+	failing      failingLog     // with Options.JSON: every one of them, in order, as --json writes it
 	shortest     *outcome       // the shortest failing schedule, without its transcript
 	opts         Options
 	peakHeld     int // the most schedules the search held at once, run but not counted yet
@@ -215,7 +215,7 @@ func (r *Result) add(o *outcome) {
 	}
 	r.broke++
 	if r.opts.JSON {
-		r.failing = append(r.failing, jsonFailing(o))
+		r.failing.add(jsonFailing(o))
 	}
 	if r.shortest == nil || shorter(o, r.shortest) {
 		kept := *o
