@@ -7,10 +7,10 @@ import "encoding/binary"
 // in one buffer, its verdict and steps as their places in a table of the
 // distinct strings, which recur from one schedule to the next.
 type failingLog struct {
-	buf     []byte
-	n       int            // schedules kept
-	table   []string       // the distinct verdicts and steps
-	places  map[string]int // their places in table
+	buf    []byte
+	n      int            // schedules kept
+	table  []string       // the distinct verdicts and steps
+	places map[string]int // their places in table
 }
 
 // add keeps s.
