@@ -35,8 +35,8 @@ type pool struct {
 	cond     *sync.Cond
 	pending  prefixes        // tasks not taken, smallest first
 	running  [][]int         // the prefixes being run
-	held     []*outcome      // schedules run but not final yet, in any order
-	peakHeld int             // the most held at once
+	held     []*outcome      // schedules run but not final yet, in any order: a worker's run past another's prefix
+	peakHeld int             // the most held at once (TestMemoryFlat)
 	seen     map[string]seen // what each pending task's parent ran before its choice point
 	err      error
 	stopped  bool // enough has run for the bound, or an error came
