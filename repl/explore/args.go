@@ -50,7 +50,6 @@ type Command struct {
 	Replay  int   // run schedule number Replay of this search again (--replay 3), with normal output
 	Choices []int // or the schedule of this choice list (--choices 0,1,1)
 	Save    string
-	JSON    bool
 	Picture Picture
 }
 

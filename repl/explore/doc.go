@@ -22,8 +22,12 @@
 // preemption bound (CHESS), random sampling (PCT, or random walks);
 // Options.strategy is the one place that reads them, and package sched's
 // doc says how to add one. Several workers run schedules at once
-// (parallel.go); their results are merged in depth-first order, so a
-// bounded search counts the same schedules as one worker would. A
+// (parallel.go); their results are counted in depth-first order, so a
+// bounded search counts the same schedules as one worker would. Each is
+// counted as soon as no schedule still to come can come before it, and
+// let go: a search keeps its counts and the shortest failing schedule
+// so far (and, for --json, every failing schedule's steps), so its
+// memory does not grow with the number of schedules it runs. A
 // schedule fails when its verdict names a bug or the script fails (or as
 // --property says); the shortest failing one (a bug first, then fewest
 // steps, then fewest preemptions) is run again from its choice list and

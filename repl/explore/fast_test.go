@@ -34,8 +34,8 @@ func TestFastEqualsPlain(t *testing.T) {
 	for _, path := range paths {
 		t.Run(strings.TrimPrefix(path, "../../"), func(t *testing.T) {
 			t.Parallel()
-			fast := searchRecord(t, path, Options{Bound: bound})
-			plain := searchRecord(t, path, Options{Bound: bound, Plain: true})
+			fast := searchRecord(t, path, Options{Bound: bound, JSON: true})
+			plain := searchRecord(t, path, Options{Bound: bound, JSON: true, Plain: true})
 			if fast != plain {
 				t.Errorf("fast and plain searches differ:\n%s", firstDifference(fast, plain))
 			}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -56,8 +58,16 @@ func jsonSteps(o *outcome) ([]string, []jsonPoll) {
 	return steps, polls
 }
 
-// WriteJSON writes the search as one JSON document.
-func (r *Result) WriteJSON(w io.Writer, sc Script) error {
+// jsonFailing is a failing schedule as --json writes it.
+func jsonFailing(o *outcome) jsonSchedule {
+	steps, polls := jsonSteps(o)
+	return jsonSchedule{Number: o.number, Choices: picks(o.choices), Verdict: o.group(), Status: o.status,
+		Preempts: o.preempts, Steps: steps, Polls: polls}
+}
+
+// jsonCounts is the search's JSON document, without its failing
+// schedules.
+func (r *Result) jsonCounts(sc Script) jsonReport {
 	j := jsonReport{Script: sc.Name, Mode: r.Mode, Property: r.opts.Property, Complete: r.Complete, Bounded: r.Bounded,
 		Schedules: r.Schedules, Cut: r.Cut, Steps: r.Steps, Groups: map[string]int{},
 		ExpectFailed: r.ExpectFailed, Failing: []jsonSchedule{}}
@@ -67,12 +77,35 @@ func (r *Result) WriteJSON(w io.Writer, sc Script) error {
 	if r.shortest != nil {
 		j.Shortest, j.Replay = r.shortest.number, r.replayCommand(sc, r.shortest.number)
 	}
-	for _, o := range r.failing {
-		steps, polls := jsonSteps(o)
-		j.Failing = append(j.Failing, jsonSchedule{Number: o.number, Choices: picks(o.choices),
-			Verdict: o.group(), Status: o.status, Preempts: o.preempts, Steps: steps, Polls: polls})
+	return j
+}
+
+// WriteJSON writes the search as one JSON document: the failing
+// schedules' steps when the search was told it would be
+// (Options.JSON). It writes them one at a time, between the brackets of
+// the document's last field, as an encoder of the whole document would.
+func (r *Result) WriteJSON(w io.Writer, sc Script) error {
+	doc, err := json.MarshalIndent(r.jsonCounts(sc), "", "  ")
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(j)
+	if r.failing.n == 0 {
+		_, err := w.Write(append(doc, '\n'))
+		return err
+	}
+	b := bufio.NewWriter(w)
+	b.Write(bytes.TrimSuffix(doc, []byte("]\n}"))) // the document ends with its last field: "failing": []
+	sep := "\n    "
+	err = r.failing.each(func(s jsonSchedule) error {
+		one, err := json.MarshalIndent(s, "    ", "  ")
+		b.WriteString(sep)
+		b.Write(one)
+		sep = ",\n    "
+		return err // never: a schedule is strings and numbers
+	})
+	if err != nil {
+		return err
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Flush()
 }

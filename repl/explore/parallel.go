@@ -15,32 +15,36 @@ import (
 // So a task is a prefix: its run is the first schedule of its subtree,
 // and the choice points it meets past the prefix give the subtrees that
 // follow it, each a task. Workers always take the smallest pending
-// prefix; a bounded search keeps only the schedules before every
-// pending prefix (all of them run), in order, up to the bound: the same
-// schedules as one worker would run, whatever the timing.
+// prefix. A schedule whose choice list comes before every pending and
+// running prefix is final: no later run can come before it. The pool
+// counts final schedules at once, in order, and lets them go; it stops
+// when they meet the bound: the same schedules as one worker would run,
+// whatever the timing, and memory that does not grow with their number.
 
-// pool runs a search's tasks on its workers.
+// pool runs a search's tasks on its workers, and counts their schedules
+// into r, showing each to visit.
 type pool struct {
-	ctx context.Context
-	sc  Script
-	o   Options
-	b   Bound
+	ctx   context.Context
+	sc    Script
+	o     Options
+	b     Bound
+	r     *Result
+	visit func(*outcome)
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending prefixes        // tasks not taken, smallest first
-	running [][]int         // the prefixes being run
-	done    []*outcome      // schedules run, in any order
-	seen    map[string]seen // what each pending task's parent ran before its choice point
-	steps   int             // over done
-	err     error
-	stopped bool // enough has run for the bound, or an error came
+	mu       sync.Mutex
+	cond     *sync.Cond
+	pending  prefixes        // tasks not taken, smallest first
+	running  [][]int         // the prefixes being run
+	held     []*outcome      // schedules run but not final yet, in any order: a worker's run past another's prefix
+	peakHeld int             // the most held at once (TestMemoryFlat)
+	seen     map[string]seen // what each pending task's parent ran before its choice point
+	err      error
+	stopped  bool // enough has run for the bound, or an error came
 }
 
 // search runs the pool's tasks from the empty prefix until every
-// schedule ran or the bound is met, and returns the schedules to count,
-// in depth-first order, and whether none is left.
-func (p *pool) search(workers int) ([]*outcome, bool, error) {
+// schedule ran and was counted, or the bound is met.
+func (p *pool) search(workers int) error {
 	p.cond = sync.NewCond(&p.mu)
 	p.seen = map[string]seen{}
 	heap.Push(&p.pending, []int(nil))
@@ -49,14 +53,7 @@ func (p *pool) search(workers int) ([]*outcome, bool, error) {
 		wg.Go(p.work)
 	}
 	wg.Wait()
-	if p.err != nil {
-		return nil, false, p.err
-	}
-	slices.SortFunc(p.done, func(a, b *outcome) int { return slices.Compare(a.picks, b.picks) })
-	if len(p.pending) == 0 {
-		return p.done, true, nil
-	}
-	return p.before(p.pending[0]), false, nil
+	return p.err
 }
 
 // work runs tasks until none is left or the search stopped.
@@ -87,8 +84,9 @@ func (p *pool) take() ([]int, bool) {
 	return prefix, true
 }
 
-// finish keeps a task's schedule and queues the subtrees it found: at
-// each choice point past the prefix, every option after the first.
+// finish queues the subtrees a task's schedule found (at each choice
+// point past the prefix, every option after the first), and counts what
+// is final.
 func (p *pool) finish(prefix []int, out *outcome, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -107,8 +105,6 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 		return
 	}
 	out.picks = picks(out.choices)
-	p.done = append(p.done, out)
-	p.steps += len(out.steps)
 	for i := len(prefix); i < len(out.choices); i++ {
 		for k := 1; k < out.choices[i].N; k++ {
 			next := append(slices.Clone(out.picks[:i]), k)
@@ -116,7 +112,12 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 			p.seen[joinInts(next)] = seen{steps: out.steps[:out.choices[i].At], opts: out.choices[i].Opts, pick: k}
 		}
 	}
-	p.stopped = p.stopped || p.enough()
+	if p.r.Complete || p.r.Bounded != "" {
+		return // past the bound: not counted
+	}
+	p.held = append(p.held, out)
+	p.peakHeld = max(p.peakHeld, len(p.held))
+	p.count()
 }
 
 // cmpErr keeps the first error.
@@ -127,38 +128,49 @@ func cmpErr(first, next error) error {
 	return next
 }
 
-// enough reports whether the schedules before every pending or running
-// prefix meet the bound: no later run can change what the search counts.
-func (p *pool) enough() bool {
-	if len(p.pending) == 0 || (len(p.done) < p.b.Schedules && p.steps < p.b.Steps) {
-		return false
+// count counts the final schedules held, in depth-first order, and lets
+// them go. It marks the result complete when the last schedule of all
+// is counted, and stops the search once the bound is met.
+func (p *pool) count() {
+	frontier, open := p.frontier()
+	slices.SortFunc(p.held, func(a, b *outcome) int { return slices.Compare(a.picks, b.picks) })
+	n := 0
+	for _, o := range p.held {
+		if open && slices.Compare(o.picks, frontier) >= 0 {
+			break
+		}
+		n++
+		p.r.add(o)
+		p.visit(o)
+		if !open && n == len(p.held) {
+			p.r.Complete = true
+		} else if p.r.Bounded = p.b.reached(p.r); p.r.Bounded != "" {
+			p.stopped, n = true, len(p.held)
+			break
+		}
 	}
-	frontier := p.pending[0]
+	clear(p.held[:n])
+	p.held = p.held[n:]
+}
+
+// frontier is the smallest pending or running prefix, and whether there
+// is one.
+func (p *pool) frontier() ([]int, bool) {
+	if len(p.pending) == 0 && len(p.running) == 0 {
+		return nil, false
+	}
+	var frontier []int
+	if len(p.pending) > 0 {
+		frontier = p.pending[0]
+	} else {
+		frontier = p.running[0]
+	}
 	for _, r := range p.running {
 		if slices.Compare(r, frontier) < 0 {
 			frontier = r
 		}
 	}
-	r := &Result{Groups: map[string]int{}}
-	for _, o := range p.before(frontier) {
-		if r.add(o); p.b.reached(r) != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// before is the schedules run whose choice lists come before prefix, in
-// depth-first order (p.done sorted, or not: it sorts a copy).
-func (p *pool) before(prefix []int) []*outcome {
-	var out []*outcome
-	for _, o := range p.done {
-		if slices.Compare(o.picks, prefix) < 0 {
-			out = append(out, o)
-		}
-	}
-	slices.SortFunc(out, func(a, b *outcome) int { return slices.Compare(a.picks, b.picks) })
-	return out
+	return frontier, true
 }
 
 // prefixes is a heap of tasks, the smallest prefix first.

@@ -91,7 +91,7 @@ func (r *Result) failures(w io.Writer) {
 		fmt.Fprintf(w, "the script failed (an expectation, or its exit status) in %d of %d schedules\n", r.ExpectFailed, r.Schedules)
 	}
 	if r.opts.Property != "" {
-		fmt.Fprintf(w, "%d of %d schedules break --property %s\n", len(r.failing), r.Schedules, r.opts.Property)
+		fmt.Fprintf(w, "%d of %d schedules break --property %s\n", r.broke, r.Schedules, r.opts.Property)
 	}
 }
 

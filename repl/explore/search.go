@@ -65,6 +65,7 @@ type Options struct {
 	Property    string         // what fails a schedule: bug kinds and "expect", comma-separated ("": any bug or failure)
 	Oracle      bool           // check the checker against the server after every step (package oracle)
 	Plain       bool           // every schedule on a new server, its script read again (--plain: what the fast search must equal)
+	JSON        bool           // the search is written as JSON (--json): keep every failing schedule's steps for WriteJSON
 }
 
 // strategy is the search o chooses.
@@ -146,9 +147,11 @@ type Result struct {
 	Groups       map[string]int // schedules by their verdict's bug kinds ("" for all clear)
 	ExpectFailed int            // schedules whose script failed (an expectation, say)
 	Steps        int            // steps run, over all schedules
-	failing      []*outcome     // the failing schedules, in order
-	shortest     *outcome       // the shortest failing schedule
+	broke        int            // schedules that broke the property (--property, or failed)
+	failing      failingLog     // with Options.JSON: every one of them, in order, as --json writes it
+	shortest     *outcome       // the shortest failing schedule, without its transcript
 	opts         Options
+	peakHeld     int // the most schedules the search held at once, run but not counted yet
 }
 
 // Explore runs sc once per schedule, depth first over the choice points
@@ -179,23 +182,15 @@ func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*
 	if s, ok := o.strategy().(sched.Sampler); ok {
 		return sample(ctx, sc, o, s, visit)
 	}
-	b := o.Bound.orDefault()
 	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}
-	p := &pool{ctx: ctx, sc: sc, o: o, b: b}
-	outs, all, err := p.search(o.workers())
-	if err != nil {
+	p := &pool{ctx: ctx, sc: sc, o: o, b: o.Bound.orDefault(), r: r, visit: visit}
+	err := p.search(o.workers())
+	r.peakHeld = p.peakHeld
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	for i, out := range outs {
-		r.add(out)
-		visit(out)
-		if i == len(outs)-1 && all {
-			r.Complete = true
-			return r, nil
-		}
-		if r.Bounded = b.reached(r); r.Bounded != "" {
-			return r, nil
-		}
+	case r.Complete || r.Bounded != "":
+		return r, nil
 	}
 	r.Bounded = "stopped"
 	return r, ctx.Err()
@@ -204,9 +199,11 @@ func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*
 // Failed reports whether any schedule failed.
 func (r *Result) Failed() bool { return r.shortest != nil }
 
-// add counts one schedule, and keeps it when it is the shortest failing
-// one so far: a bug verdict before a failure of the script alone, then
-// fewest steps, then the first found.
+// add counts one schedule, and keeps what the result needs of it: its
+// steps when it fails and --json asks for them, and the schedule itself
+// (without its transcript) when it is the shortest failing one so far: a
+// bug verdict before a failure of the script alone, then fewest steps,
+// then the first found.
 func (r *Result) add(o *outcome) {
 	r.Steps += len(o.steps)
 	if o.cut {
@@ -215,15 +212,21 @@ func (r *Result) add(o *outcome) {
 	}
 	r.Schedules++
 	o.number = r.Schedules
-	if o.breaks(r.opts.Property) {
-		r.failing = append(r.failing, o)
-	}
 	r.Groups[o.group()]++
 	if o.status != 0 {
 		r.ExpectFailed++
 	}
-	if o.breaks(r.opts.Property) && (r.shortest == nil || shorter(o, r.shortest)) {
-		r.shortest = o
+	if !o.breaks(r.opts.Property) {
+		return
+	}
+	r.broke++
+	if r.opts.JSON {
+		r.failing.add(jsonFailing(o))
+	}
+	if r.shortest == nil || shorter(o, r.shortest) {
+		kept := *o
+		kept.output = "" // the report replays it from its choices
+		r.shortest = &kept
 	}
 }
 
