@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/locklab/locklab/repl/explore/sched"
-	"github.com/locklab/locklab/repl/lang/shell"
 )
 
 // Bound limits a search: it stops after Schedules schedules or once
@@ -173,8 +172,7 @@ func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*
 		sc.Dir = abs // once: a relative folder costs every run's shell a look at the working directory
 	}
 	if !o.Plain {
-		sc.prepared, sc.servers = &shell.Prepared{}, &servers{} // read and checked once, by the first run; servers reset in place
-		defer sc.servers.close()
+		sc.prepared, sc.servers = prepared(sc), idleServers // read and checked once; servers reset in place
 	}
 	// A schedule's garbage is short-lived and small: collecting less
 	// often runs a third more schedules a second.

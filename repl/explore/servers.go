@@ -1,23 +1,32 @@
 package explore
 
 import (
+	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lang/shell"
 )
 
-// servers keeps the embedded servers of a search's ended schedules, with
-// the connections their sessions left open, for the next schedules: a
-// server reset in place (server.Embedded.Reset) and connections reset
-// (session.Links) cost a fraction of new ones. A nil *servers starts a
-// new server for every schedule and keeps nothing (the plain search,
-// --plain).
+// servers keeps the embedded servers of ended schedules, with the
+// connections their sessions left open, for the next schedules, of this
+// search or a later one in the same process (a benchmark's, `locklab
+// test`'s labs): a server reset in place (server.Embedded.Reset) and
+// connections reset (session.Links) cost a fraction of new ones. It
+// keeps at most max idle; a nil *servers starts a new server for every
+// schedule and keeps nothing (the plain search, --plain).
 type servers struct {
 	mu   sync.Mutex
 	idle []rig
+	max  int
 }
+
+// idleServers are the servers every search shares: one per worker that
+// can run at once, and a few more for searches side by side (a test's).
+var idleServers = &servers{max: 2*runtime.GOMAXPROCS(0) + 2}
 
 // rig is one server and the connections kept open on it.
 type rig struct {
@@ -74,18 +83,37 @@ func (p *servers) put(r rig, clean bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if len(p.idle) >= p.max {
+		r.close()
+		return
+	}
 	p.idle = append(p.idle, r)
 }
 
-// close closes the idle rigs: the search is over.
-func (p *servers) close() {
-	if p == nil {
-		return
+// preparedScripts are the scripts searches read, by their text, name,
+// arguments and folder, each as its first run left it (shell.Prepared):
+// a later search of the same script (a benchmark's, `locklab test`
+// again) reads nothing. At most maxPrepared are kept.
+var preparedScripts = struct {
+	sync.Mutex
+	m map[string]*shell.Prepared
+}{m: map[string]*shell.Prepared{}}
+
+const maxPrepared = 64
+
+// prepared is sc's entry in preparedScripts, new and empty the first
+// time.
+func prepared(sc Script) *shell.Prepared {
+	key := strings.Join(append([]string{sc.Name, sc.Dir, string(sc.Text)}, sc.Args...), "\x00")
+	preparedScripts.Lock()
+	defer preparedScripts.Unlock()
+	p, ok := preparedScripts.m[key]
+	if !ok {
+		if len(preparedScripts.m) >= maxPrepared {
+			clear(preparedScripts.m)
+		}
+		p = &shell.Prepared{}
+		preparedScripts.m[key] = p
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, r := range p.idle {
-		r.close()
-	}
-	p.idle = nil
+	return p
 }

@@ -26,6 +26,10 @@ type Links struct {
 	open int
 }
 
+// maxKept bounds the connections a Links keeps: searches of scripts
+// whose sessions have other names leave theirs unused.
+const maxKept = 32
+
 // NewLinks makes an empty keeper.
 func NewLinks() *Links { return &Links{idle: map[string][]*link{}} }
 
@@ -66,7 +70,7 @@ func (ls *Links) take(name string) *link {
 // reset (see Links); it reports false when it did not keep it. c.mu is
 // held.
 func (ls *Links) keep(c *Conn, l *link) bool {
-	if l.dropped.Load() || !l.ready.Load() || c.user != c.target.User || c.pass != c.target.Password {
+	if ls.Open() >= maxKept || l.dropped.Load() || !l.ready.Load() || c.user != c.target.User || c.pass != c.target.Password {
 		return false
 	}
 	l.busy.Lock()
