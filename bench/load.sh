@@ -63,7 +63,9 @@ cycles() {
 # The release script is the one load mode loads (repl/lab/load/scripts.go).
 sha=$(redis-cli -p "$port" SCRIPT LOAD "local v = redis.call('GET', KEYS[1])
 if v == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  if ARGV[2] then redis.call('PUBLISH', ARGV[2], KEYS[1]) end
+  return 1
 elseif v then
   return 0
 end

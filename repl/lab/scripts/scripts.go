@@ -86,13 +86,17 @@ var (
 		"if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end")
 
 	// ReleaseTold is load's compare-and-delete, which tells apart the two
-	// ways it does not delete.
+	// ways it does not delete. Given a channel, it announces the release
+	// there (PUBLISH, as Redisson's unlock does), in the same atomic step,
+	// so that a waiter learns of it as soon as the releaser does.
 	ReleaseTold = newScript("release-told",
-		"compare-and-delete that says why not: 1 released, 0 another's lock (left alone), -1 no lock at all",
-		[]string{"the lock"}, []string{"the caller's token"},
+		"compare-and-delete that says why not: 1 released (PUBLISHed on the channel, if given), 0 another's lock (left alone), -1 no lock at all",
+		[]string{"the lock"}, []string{"the caller's token", "a channel to PUBLISH the release on (optional)"},
 		`local v = redis.call('GET', KEYS[1])
 if v == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  if ARGV[2] then redis.call('PUBLISH', ARGV[2], KEYS[1]) end
+  return 1
 elseif v then
   return 0
 end
@@ -100,12 +104,14 @@ return -1`)
 
 	// BlindRelease is load's break mode: a plain DEL, atomic with a GET
 	// that tells whose lock it deleted (MULTI; GET; DEL; EXEC in one
-	// round trip).
+	// round trip). Given a channel, it announces a deletion there, as
+	// ReleaseTold does.
 	BlindRelease = newScript("blind-release",
-		"plain DEL of the lock, whoever holds it; answers the value it deleted (nil: none)",
-		[]string{"the lock"}, nil,
+		"plain DEL of the lock, whoever holds it (PUBLISHed on the channel, if given and a lock was there); answers the value it deleted (nil: none)",
+		[]string{"the lock"}, []string{"a channel to PUBLISH the deletion on (optional)"},
 		`local v = redis.call('GET', KEYS[1])
 redis.call('DEL', KEYS[1])
+if v and ARGV[1] then redis.call('PUBLISH', ARGV[1], KEYS[1]) end
 return v`)
 
 	// Extend is compare-and-PEXPIRE, a watchdog's extension: more time

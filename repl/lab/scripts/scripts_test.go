@@ -140,3 +140,44 @@ func TestOneHome(t *testing.T) {
 		t.Fatalf("searched %d Go files under %s: not the module's tree", found, root)
 	}
 }
+
+// TestReleaseAnnounced: given a channel, the releases PUBLISH on it the
+// lock they deleted, and only then; without one they publish nothing. On
+// both kinds of server (load --retry notify waits on it there).
+func TestReleaseAnnounced(t *testing.T) {
+	for name, addr := range redistest.Servers(t) {
+		t.Run(name, func(t *testing.T) {
+			sub, conn := redistest.Dial(t, addr), redistest.Dial(t, addr)
+			sub.Do("SUBSCRIBE", "lock:a:released")
+			const channel = "lock:a:released"
+			steps := []struct {
+				lock string   // the lock's value before (none: "")
+				run  []string // the release
+				want string   // its answer, as resp prints it
+			}{
+				{"tok", scripts.ReleaseTold.Eval([]string{"lock:a"}, "other", channel), ":0"}, // another's: kept, not announced
+				{"tok", scripts.ReleaseTold.Eval([]string{"lock:a"}, "tok"), ":1"},            // no channel: not announced
+				{"", scripts.BlindRelease.Eval([]string{"lock:a"}, channel), "nil"},           // nothing deleted: not announced
+				{"tok", scripts.ReleaseTold.Eval([]string{"lock:a"}, "tok", channel), ":1"},   // announced
+				{"tok2", scripts.BlindRelease.Eval([]string{"lock:a"}, channel), `"tok2"`},    // announced
+			}
+			for _, s := range steps {
+				conn.Do("DEL", "lock:a")
+				if s.lock != "" {
+					conn.Do("SET", "lock:a", s.lock, "PX", "5000")
+				}
+				if r, _ := conn.Do(s.run...); r.String() != s.want {
+					t.Errorf("%s on %q: %v, want %s", s.run[0], s.lock, r, s.want)
+				}
+			}
+			// Two messages, then the answer to the first PING: nothing else
+			// was published.
+			for _, want := range []string{"message", "message", "pong"} {
+				if m, _ := sub.Do("PING", "mark"); m.Kind != resp.Array || m.Elems[0].Str != want ||
+					want == "message" && (m.Elems[1].Str != channel || m.Elems[2].Str != "lock:a") {
+					t.Fatalf("want a %s, got %v", want, m)
+				}
+			}
+		})
+	}
+}
