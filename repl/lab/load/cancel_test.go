@@ -185,6 +185,21 @@ func (f *fakeConn) DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply,
 	return doEach(ctx, f, batch)
 }
 
+// Stream confirms a SUBSCRIBE's channels, as a server does, and sends
+// nothing more until end (or ctx) is done.
+func (f *fakeConn) Stream(ctx, end context.Context, args []string, each func(resp.Reply)) error {
+	for i, channel := range args[1:] {
+		each(resp.Reply{Kind: resp.Array, Elems: []resp.Reply{{Kind: resp.Bulk, Str: "subscribe"},
+			{Kind: resp.Bulk, Str: channel}, {Kind: resp.Int, Int: int64(i + 1)}}})
+	}
+	select {
+	case <-end.Done():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func (f *fakeConn) Close() {}
 
 // doEach sends a batch's commands one by one with c.Do, as a pipeline

@@ -71,6 +71,28 @@
 // watchdog's. The server runs a pipeline's commands in the order sent, as
 // it would one by one; only the waiting for each answer is saved.
 //
+// A worker whose SET NX finds the lock held tries again as --retry says
+// (Config.Retry, retry.go), and the table's heading and the JSON say
+// which policy ran:
+//
+//   - fixed tries again in 1-1.5ms, however many wait: the retry storm,
+//     kept to show it. With many workers the attempts that fail flood the
+//     server, and the holders' own commands wait behind them.
+//   - backoff waits at random below a ceiling that doubles at each failed
+//     attempt, from 1ms up to 64ms (package backoff: full jitter).
+//   - notify (the default) waits until the holder's release is announced:
+//     the release script PUBLISHes on the lock's channel (K:released, a
+//     channel, not a key), and the run's control connection, subscribed
+//     to it, passes each announcement to one waiting worker, which tries
+//     again; one subscription and one waiting room per lock for the whole
+//     run, as Redisson keeps one per lock per process. A lock that expires
+//     is not announced: a waiter tries again after the TTL at the latest.
+//     The embedded Redis and redis-server both have pub/sub; a server
+//     that refuses SUBSCRIBE (an ACL) refuses the run before it starts.
+//
+// A worker that has just released tries for the lock again at once, with
+// no wait, under every policy: a woken waiter may find it taken again.
+//
 // Workers and iterations count from 1: worker 3's seventh cycle uses the
 // token w3-i7, as in the seeds' lab. The dial function is called once per
 // worker (1..N) and once with 0 for the control connection that checks

@@ -19,10 +19,14 @@ import (
 
 // Conn is one worker's dedicated connection; *session.Conn is one.
 // DoBatch sends its commands in one pipeline and answers their replies in
-// order, as Do would one by one.
+// order, as Do would one by one. Stream sends a command whose replies
+// keep coming (SUBSCRIBE: --retry notify's, on the control connection)
+// and passes each on until end is done (ctx cuts it); the next command
+// goes on a new connection.
 type Conn interface {
 	Do(ctx context.Context, args []string) (resp.Reply, error)
 	DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error)
+	Stream(ctx, end context.Context, args []string, each func(resp.Reply)) error
 	Close()
 }
 
@@ -35,13 +39,6 @@ type Conn interface {
 // server: Stats counts them (Unanswered) and the writes among them
 // (UnconfirmedWrites), so that what is left on the server is accounted for.
 const grace = 50 * time.Millisecond
-
-// retryDelay is the pause between two failed acquisition attempts: about
-// 1ms, plus up to retryJitter so the workers do not move in lockstep.
-const (
-	retryDelay  = time.Millisecond
-	retryJitter = 500 * time.Microsecond
-)
 
 // counters are the run's tallies, shared by all workers.
 type counters struct {
@@ -111,7 +108,7 @@ const endWait = 250 * time.Millisecond
 // verdict but UNKNOWN.
 func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress io.Writer) (Stats, error) {
 	cfg, err := cfg.normalized()
-	stats := Stats{Mode: cfg.Mode, Workers: cfg.Workers, Iterations: cfg.Iterations, Locks: cfg.Locks}
+	stats := Stats{Mode: cfg.Mode, Retry: cfg.Retry, Workers: cfg.Workers, Iterations: cfg.Iterations, Locks: cfg.Locks}
 	if err != nil {
 		return stats, fmt.Errorf("load: %w", err)
 	}
@@ -126,6 +123,12 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 	if err := r.prepare(ctx, ctl); err != nil {
 		r.cleanup(ctx, ctl)
 		return notStarted(ctx, stats, err)
+	}
+	if r.cfg.Retry == RetryNotify {
+		if r.releases, err = listen(ctx, ctl, r.locks); err != nil {
+			r.cleanup(ctx, ctl)
+			return notStarted(ctx, stats, err)
+		}
 	}
 	err = r.measure(ctx, dial, ctl, progress, &stats)
 	if err := r.cleanup(ctx, ctl); err != nil {
@@ -155,6 +158,11 @@ func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Co
 	err := r.runWorkers(ctx, dial)
 	stats.Elapsed = time.Since(start)
 	stats.Interrupted = ctx.Err() != nil
+	if r.releases != nil {
+		if cut := r.releases.stop(); cut != nil && err == nil && !stats.Interrupted {
+			err = fmt.Errorf("the release notifications stopped (the waiters fell back on the TTL): %w", cut)
+		}
+	}
 	if bar != nil {
 		bar.Finish()
 	}
@@ -235,10 +243,11 @@ func (c *counters) fill(s *Stats) {
 
 // runner is what the workers share.
 type runner struct {
-	cfg   Config
-	locks []keys // worker w uses locks[(w-1) % len(locks)]
-	ttlMS string
-	c     counters
+	cfg      Config
+	locks    []keys // worker w uses locks[(w-1) % len(locks)]
+	ttlMS    string
+	c        counters
+	releases *releases // --retry notify: the announced releases, by lock
 }
 
 // checkKeys refuses a run whose keys hold data the lab did not write (on

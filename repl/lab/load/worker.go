@@ -18,6 +18,7 @@ type worker struct {
 	id     int
 	name   string // w3
 	keys   keys   // its lock's
+	lock   int    // its lock's index in runner.locks
 	conn   Conn
 	runCtx context.Context // sleeps stop when it is done
 	cmdCtx context.Context // commands: outlives runCtx by grace
@@ -36,7 +37,8 @@ func newWorker(r *runner, id int, conn Conn, runCtx, cmdCtx context.Context) *wo
 	cmdCtx, cancel := context.WithCancel(cmdCtx)
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &worker{runner: r, id: id, name: "w" + strconv.Itoa(id), keys: r.locks[(id-1)%len(r.locks)],
+	lock := (id - 1) % len(r.locks)
+	return &worker{runner: r, id: id, name: "w" + strconv.Itoa(id), keys: r.locks[lock], lock: lock,
 		conn: conn, runCtx: runCtx, cmdCtx: cmdCtx, cancel: cancel, timer: t}
 }
 
@@ -168,10 +170,10 @@ func (w *worker) countWrite(replaced resp.Reply, read int64) error {
 }
 
 // acquire takes the lock with SET NX PX (fenced mode: with its fencing
-// token, in one script), trying again about every millisecond. A stop
-// between attempts ends it with errStopped.
+// token, in one script), trying again when the run's retry policy says
+// (see waitToRetry). A stop between attempts ends it with errStopped.
 func (w *worker) acquire() error {
-	for {
+	for failed := 1; ; failed++ {
 		r, err := w.send(w.acquireCall())
 		if err != nil {
 			return err
@@ -186,7 +188,7 @@ func (w *worker) acquire() error {
 			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, r[0])
 		}
 		w.c.failed.Add(1)
-		if !w.sleep(retryDelay + rand.N(retryJitter)) {
+		if !w.waitToRetry(failed) {
 			return errStopped
 		}
 	}
@@ -202,12 +204,18 @@ func (w *worker) acquireCall() call {
 }
 
 // releaseCall is the mode's release: a plain DEL in break mode (a script
-// that answers what it deleted), Lua compare-and-delete in the others.
+// that answers what it deleted), Lua compare-and-delete in the others;
+// with --retry notify, the script PUBLISHes the release on the lock's
+// channel.
 func (w *worker) releaseCall() call {
-	if w.cfg.Mode == ModeBreak {
-		return runScript(scripts.BlindRelease, w.keys.lock)
+	var announce []string // --retry notify: the channel the release goes out on
+	if w.releases != nil {
+		announce = []string{channelFor(w.keys.lock)}
 	}
-	return runScript(scripts.ReleaseTold, w.keys.lock, w.token)
+	if w.cfg.Mode == ModeBreak {
+		return runScript(scripts.BlindRelease, append([]string{w.keys.lock}, announce...)...)
+	}
+	return runScript(scripts.ReleaseTold, append([]string{w.keys.lock, w.token}, announce...)...)
 }
 
 // countRelease reads the release's answer.
