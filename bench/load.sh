@@ -64,7 +64,7 @@ cycles() {
 sha=$(redis-cli -p "$port" SCRIPT LOAD "local v = redis.call('GET', KEYS[1])
 if v == ARGV[1] then
   redis.call('DEL', KEYS[1])
-  if ARGV[2] then redis.call('PUBLISH', ARGV[2], KEYS[1]) end
+  if KEYS[2] and redis.call('DEL', KEYS[2]) == 1 then redis.call('PUBLISH', ARGV[2], KEYS[1]) end
   return 1
 elseif v then
   return 0

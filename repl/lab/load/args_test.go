@@ -333,7 +333,7 @@ func TestKeys(t *testing.T) {
 	if s.Resource != 6 || s.WritesAccepted != 6 || s.Overlaps != 0 || s.FailedAttempts != 0 && s.ExpiredWhileHeld != 0 {
 		t.Errorf("want 6 clean sections from scratch, got\n%s", s.Table())
 	}
-	want := []string{"lab", "lab:fence", "lab:fence:last", "lab:inside", "lab:resource"}
+	want := []string{"lab", "lab:fence", "lab:fence:last", "lab:inside", "lab:resource", "lab:waiting"}
 	if got := slices.Sorted(maps.Keys(keys)); !slices.Equal(got, want) {
 		t.Errorf("the workers used the keys %q, want %q", got, want)
 	}
@@ -382,9 +382,11 @@ func TestLocks(t *testing.T) {
 		if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
 			t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
 		}
-		// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
-		if s.Commands != 6*s.Sections+s.FailedAttempts {
-			t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
+		// A cycle is SET NX, INCR and GET, then SET, DECR and the release;
+		// a failed attempt is followed by another SET NX and, with --retry
+		// notify (the default), the SET of the waiting mark before it.
+		if s.Commands != 6*s.Sections+2*s.FailedAttempts {
+			t.Errorf("%d commands; want 6 per section plus two per failed attempt, %d", s.Commands, 6*s.Sections+2*s.FailedAttempts)
 		}
 	})
 }

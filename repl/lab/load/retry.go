@@ -38,12 +38,15 @@ var retryBackoff = backoff.Backoff{Base: time.Millisecond, Cap: 64 * time.Millis
 
 // waitToRetry waits after the n-th failed attempt of an acquisition (n
 // from 1), as the run's policy says; it reports whether the run goes on.
+// notify's first failure does not wait: the next attempt sets the waiting
+// mark first (see attempt), and only a failure after it waits for the
+// release to be announced.
 func (w *worker) waitToRetry(n int) bool {
 	switch w.cfg.Retry {
 	case RetryBackoff:
 		return w.sleep(retryBackoff.Delay(n, nil))
 	case RetryNotify:
-		return w.awaitRelease()
+		return n == 1 && w.runCtx.Err() == nil || n > 1 && w.awaitRelease()
 	}
 	return w.sleep(retryDelay + rand.N(retryJitter))
 }

@@ -49,15 +49,18 @@ type counters struct {
 
 // keys are the lock key and the keys derived from it.
 type keys struct {
-	lock, resource, inside, fence, fenceLast string
+	lock, resource, inside, fence, fenceLast, waiting string
 }
 
 func keysFor(k string) keys {
-	return keys{lock: k, resource: k + ":resource", inside: k + ":inside", fence: k + ":fence", fenceLast: k + ":fence:last"}
+	return keys{lock: k, resource: k + ":resource", inside: k + ":inside", fence: k + ":fence", fenceLast: k + ":fence:last",
+		waiting: k + ":waiting"}
 }
 
 // all is the keys in the order DEL takes them.
-func (k keys) all() []string { return []string{k.lock, k.resource, k.inside, k.fence, k.fenceLast} }
+func (k keys) all() []string {
+	return []string{k.lock, k.resource, k.inside, k.fence, k.fenceLast, k.waiting}
+}
 
 // locksFor is the run's locks: the key itself for one lock, KEY:1 to
 // KEY:K for K of them.
@@ -260,7 +263,7 @@ func (r *runner) checkKeys(ctx context.Context, ctl Conn) error {
 	var all []keyguard.Key
 	for _, k := range r.locks {
 		all = append(all, keyguard.Key{Name: k.lock, Ours: keyguard.Lock(isToken)})
-		for _, counter := range []string{k.resource, k.inside, k.fence, k.fenceLast} {
+		for _, counter := range []string{k.resource, k.inside, k.fence, k.fenceLast, k.waiting} {
 			all = append(all, keyguard.Key{Name: counter, Ours: keyguard.Counter})
 		}
 	}

@@ -173,25 +173,37 @@ func (w *worker) countWrite(replaced resp.Reply, read int64) error {
 // token, in one script), trying again when the run's retry policy says
 // (see waitToRetry). A stop between attempts ends it with errStopped.
 func (w *worker) acquire() error {
-	for failed := 1; ; failed++ {
-		r, err := w.send(w.acquireCall())
+	for failed := 0; ; failed++ {
+		r, err := w.send(w.attempt(failed)...)
 		if err != nil {
 			return err
 		}
-		switch {
-		case r[0].Kind == resp.Status && r[0].Str == "OK":
+		switch got := r[len(r)-1]; {
+		case got.Kind == resp.Status && got.Str == "OK":
 			return nil
-		case r[0].Kind == resp.Int && w.cfg.Mode == ModeFenced:
-			w.fence = strconv.FormatInt(r[0].Int, 10)
+		case got.Kind == resp.Int && w.cfg.Mode == ModeFenced:
+			w.fence = strconv.FormatInt(got.Int, 10)
 			return nil
-		case r[0].Kind != resp.Nil:
-			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, r[0])
+		case got.Kind != resp.Nil:
+			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, got)
 		}
 		w.c.failed.Add(1)
-		if !w.waitToRetry(failed) {
+		if !w.waitToRetry(failed + 1) {
 			return errStopped
 		}
 	}
+}
+
+// attempt is an acquisition's round trip after failed attempts: the
+// mode's acquisition (acquireCall), and with --retry notify, once one
+// failed, the waiting mark set first, in the same round trip, so that
+// the holder's release announces itself (the mark is set before the lock
+// is found held, so no release falls between them unannounced).
+func (w *worker) attempt(failed int) []call {
+	if w.releases == nil || failed == 0 {
+		return []call{w.acquireCall()}
+	}
+	return []call{cmd("SET", w.keys.waiting, "1"), w.acquireCall()}
 }
 
 // acquireCall is the mode's acquisition: SET NX PX, or fenced mode's
@@ -204,18 +216,19 @@ func (w *worker) acquireCall() call {
 }
 
 // releaseCall is the mode's release: a plain DEL in break mode (a script
-// that answers what it deleted), Lua compare-and-delete in the others;
-// with --retry notify, the script PUBLISHes the release on the lock's
-// channel.
+// that answers what it deleted), Lua compare-and-delete in the others.
+// With --retry notify the script also takes the waiting mark and, when a
+// waiter had set it, PUBLISHes the release on the lock's channel.
 func (w *worker) releaseCall() call {
-	var announce []string // --retry notify: the channel the release goes out on
+	keys := []string{w.keys.lock}
+	var channel []string
 	if w.releases != nil {
-		announce = []string{channelFor(w.keys.lock)}
+		keys, channel = append(keys, w.keys.waiting), []string{channelFor(w.keys.lock)}
 	}
 	if w.cfg.Mode == ModeBreak {
-		return runScript(scripts.BlindRelease, append([]string{w.keys.lock}, announce...)...)
+		return runScriptOn(scripts.BlindRelease, keys, channel...)
 	}
-	return runScript(scripts.ReleaseTold, append([]string{w.keys.lock, w.token}, announce...)...)
+	return runScriptOn(scripts.ReleaseTold, keys, append([]string{w.token}, channel...)...)
 }
 
 // countRelease reads the release's answer.
