@@ -32,10 +32,11 @@
 #  (c) peak RSS with 1,000 workers (fix, --work 0, 2 iterations): target
 #      under 200 MB.
 #
-# A round runs each case once, locklab and its peer one after the other,
-# so both see the same machine; ROUNDS rounds (9), and the summary is the
-# median of the rounds' ratios (and of the rates and the failed attempts
-# per cycle). The machine may be shared: look at the rounds' spread.
+# A round runs each case once, each ratio's two runs one after the other
+# (one client, then 50 workers, then 1,000, for each policy), so both see
+# the same machine; ROUNDS rounds (9), and the summary is the median of
+# the rounds' ratios (and of the rates and the failed attempts per cycle).
+# The machine may be shared: look at the rounds' spread.
 # Usage: bench/load.sh [ROUNDS (9)] [ITERATIONS_PER_WORKER (400)] [REDIS_BENCHMARK_REQUESTS (50000)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,17 +107,18 @@ for ((r = 1; r <= rounds; r++)); do
   own=$(run "$workers" "$iterations" "$workers" notify)
   rb=$(mix_rate "$workers" "$requests" yes)
   rb1=$(mix_rate "$workers" "$requests" no)
-  one=$(run 1 "$((iterations * workers))" 1 fixed)
   chain=$(mix_rate 1 "$((requests / 4))" yes)
-  row="${own% *} $rb $rb1 ${one% *} $chain"
-  for p in "${policies[@]}"; do
+  row="${own% *} $rb $rb1 $chain"
+  for p in "${policies[@]}"; do # each ratio's two runs one after the other
+    one=$(run 1 "$((iterations * workers))" 1 fixed)
     fifty=$(run "$workers" "$iterations" 1 "$p")
     thousand=$(run "$many" "$many_iterations" 1 "$p")
-    row+=" $fifty $thousand" # each: cycles/s and failed attempts per cycle
+    row+=" ${one% *} $fifty $thousand" # cycles/s, and failed attempts per cycle for the two
   done
   results+=("$row")
-  echo "round $r: $row" | awk '{ printf "round %-3s (a) %.0f vs %.0f (%.2fx); one client %.0f, redis-benchmark -c 1 %.0f;", $2, $3, $4, $3/$4, $6, $7
-    printf " fixed %.0f / %.0f, backoff %.0f / %.0f, notify %.0f / %.0f cycles/s (50 / 1,000 workers)\n", $8, $10, $12, $14, $16, $18 }' >&2
+  echo "round $r: $row" | awk '{ printf "round %-3s (a) %.0f vs %.0f (%.2fx); redis-benchmark -c 1 %.0f;", $2, $3, $4, $3/$4, $6
+    for (i = 0; i < 3; i++) { c = 7 + 5 * i; printf "%s %s: one %.0f, 50 %.0f, 1,000 %.0f", i == 0 ? "" : ";", i == 0 ? "fixed" : i == 1 ? "backoff" : "notify", $c, $(c+1), $(c+3) }
+    printf " cycles/s\n" }' >&2
 done
 
 rss_kb=$(python3 -c 'import resource,subprocess,sys
@@ -133,15 +135,15 @@ w, many, rss = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 print(f"(a) load --mode fix --work 0, {w} workers on {w} locks: {med(lambda r: r[0]):.0f} lock cycles/s (median of {len(rows)} rounds)")
 print(f"    vs redis-benchmark -c {w}, the same commands in the same round trips: ratio {med(lambda r: r[0]/r[1]):.2f}x, rounds {span(lambda r: r[0]/r[1])} (target >= 0.8x)")
 print(f"    vs redis-benchmark -c {w}, the same commands one per round trip:      ratio {med(lambda r: r[0]/r[2]):.2f}x")
-print(f"(b) {w} workers on one lock, vs one client running the cycle back to back: locklab --workers 1 {med(lambda r: r[3]):.0f}, redis-benchmark -c 1 {med(lambda r: r[4]):.0f} cycles/s")
+print(f"(b) {w} workers on one lock, vs one client running the cycle back to back: locklab --workers 1 (run just before each) and redis-benchmark -c 1 {med(lambda r: r[3]):.0f} cycles/s")
 for i, p in enumerate(["fixed", "backoff", "notify"]):
-    c = 5 + 4 * i
+    c = 4 + 5 * i
     goal = " (the default; target >= 0.9x)" if p == "notify" else ""
-    print(f"    --retry {p:7s} {med(lambda r: r[c]):6.0f} cycles/s, {med(lambda r: r[c+1]):5.2f} failed/cycle: {med(lambda r: r[c]/r[3]):.2f}x one locklab client (rounds {span(lambda r: r[c]/r[3])}), {med(lambda r: r[c]/r[4]):.2f}x redis-benchmark -c 1{goal}")
-print(f"(d) {many:,} workers on one lock ({w * int(sys.argv[4])} cycles shared out), vs the {w} workers with the same retry:")
+    print(f"    --retry {p:7s} {med(lambda r: r[c+1]):6.0f} cycles/s, {med(lambda r: r[c+2]):5.2f} failed/cycle: {med(lambda r: r[c+1]/r[c]):.2f}x one locklab client (rounds {span(lambda r: r[c+1]/r[c])}), {med(lambda r: r[c+1]/r[3]):.2f}x redis-benchmark -c 1{goal}")
+print(f"(d) {many:,} workers on one lock ({w * int(sys.argv[4])} cycles shared out), vs the {w} workers with the same retry (run just before):")
 for i, p in enumerate(["fixed", "backoff", "notify"]):
-    c = 5 + 4 * i
+    c = 4 + 5 * i
     goal = " (the default; target >= 0.8x)" if p == "notify" else ""
-    print(f"    --retry {p:7s} {med(lambda r: r[c+2]):6.0f} cycles/s, {med(lambda r: r[c+3]):5.2f} failed/cycle: {med(lambda r: r[c+2]/r[c]):.2f}x (rounds {span(lambda r: r[c+2]/r[c])}){goal}")
+    print(f"    --retry {p:7s} {med(lambda r: r[c+3]):6.0f} cycles/s, {med(lambda r: r[c+4]):5.2f} failed/cycle: {med(lambda r: r[c+3]/r[c+1]):.2f}x (rounds {span(lambda r: r[c+3]/r[c+1])}){goal}")
 print(f"(c) 1,000 workers (fix, --work 0, 2 iterations): peak RSS {rss/1024:.1f} MB (target < 200 MB)")
 ' "$workers" "$many" "$rss_kb" "$iterations"
