@@ -157,6 +157,9 @@ func (s *Shell) prepare(src Source, top bool) (*syntax.File, error) {
 	if err == nil && src.Precheck {
 		err = precheck.Script(f, src.Name)
 	}
+	if err == nil && src.Precheck {
+		err = precheck.Servers(f, src.Name, src.Args)
+	}
 	if err != nil {
 		return nil, err
 	}
