@@ -384,9 +384,10 @@ func TestLocks(t *testing.T) {
 		}
 		// A cycle is SET NX, INCR and GET, then SET, DECR and the release;
 		// a failed attempt is followed by another SET NX and, with --retry
-		// notify (the default), the SET of the waiting mark before it.
-		if s.Commands != 6*s.Sections+2*s.FailedAttempts {
-			t.Errorf("%d commands; want 6 per section plus two per failed attempt, %d", s.Commands, 6*s.Sections+2*s.FailedAttempts)
+		// notify (the default), the SET of the waiting mark and a PTTL
+		// before it.
+		if s.Commands != 6*s.Sections+3*s.FailedAttempts {
+			t.Errorf("%d commands; want 6 per section plus three per failed attempt, %d", s.Commands, 6*s.Sections+3*s.FailedAttempts)
 		}
 	})
 }

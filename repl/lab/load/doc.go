@@ -91,9 +91,10 @@
 //     (setting the mark again): one subscription and one waiting room per
 //     lock for the whole run, as Redisson keeps one per lock per process.
 //     A lock nobody waits for costs no message. A lock that expires is not
-//     announced: a waiter tries again after the TTL at the latest. The
-//     embedded Redis and redis-server both have pub/sub; a server that
-//     refuses SUBSCRIBE (an ACL) refuses the run before it starts.
+//     announced: a waiter tries again when the PTTL the holder had left
+//     (read in its attempt's round trip) runs out. The embedded Redis and
+//     redis-server both have pub/sub; a server that refuses SUBSCRIBE (an
+//     ACL) refuses the run before it starts.
 //
 // A worker that has just released tries for the lock again at once, with
 // no wait, under every policy: a woken waiter may find it taken again.

@@ -52,11 +52,16 @@ func (w *worker) waitToRetry(n int) bool {
 }
 
 // awaitRelease waits until a release of the worker's lock is announced
-// and no other waiter took the news, or for the lock's TTL: a lock that
-// expires is not announced, and is surely gone by then. It reports
-// whether the run goes on.
+// and no other waiter took the news, or until the holder's lock expires
+// (a lock that expires is not announced): for the PTTL it had left at the
+// failed attempt, or the TTL when it had none (it went in between, or was
+// taken with no TTL). It reports whether the run goes on.
 func (w *worker) awaitRelease() bool {
-	w.timer.Reset(w.cfg.TTL)
+	wait := w.cfg.TTL
+	if w.heldFor > 0 {
+		wait = min(w.heldFor+time.Millisecond, w.cfg.TTL)
+	}
+	w.timer.Reset(wait)
 	select {
 	case <-w.releases.released[w.lock]:
 		w.timer.Stop()

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/redistest"
+	"github.com/locklab/locklab/repl/cli/session"
 )
 
 // TestRetryPolicies: each policy runs a contended lock to its end on
@@ -111,6 +113,34 @@ func TestNotifyOnManyLocks(t *testing.T) {
 			if got := channelFor(fmt.Sprintf("lock:notify-many:%d", i)); got != fmt.Sprintf("lock:notify-many:%d:released", i) {
 				t.Errorf("lock %d's channel: %s", i, got)
 			}
+		}
+	})
+}
+
+// TestNotifyWaitsForTheTTLLeft: a lock that expires while held is not
+// announced, and a waiter tries again when the PTTL its holder had left
+// runs out, not a whole TTL after it began to wait. Two workers, two
+// cycles each of 150ms under a 100ms TTL: w2 takes over at 100ms, w1
+// (done at 150ms) at 200ms, when w2's lock expires, then w2 at 300ms, and
+// w2's last section ends at 450ms; waiting whole TTLs it would end at
+// 500ms. In a synctest bubble, whose clock moves only when every
+// goroutine waits, on the embedded Redis's in-memory connections.
+func TestNotifyWaitsForTheTTLLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		target := session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: redistest.InProcess(t)}
+		dial := func(w int) Conn { return session.NewConn(target, fmt.Sprintf("w%d", w)) }
+		cfg := Config{Workers: 2, Iterations: 2, Mode: ModeFix, TTL: 100 * time.Millisecond, Work: 150 * time.Millisecond,
+			Key: "lock:ttl-left", Retry: RetryNotify}
+		s, err := Run(context.Background(), dial, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkConsistent(t, s, cfg)
+		if s.Sections != 4 || s.ExpiredWhileHeld != 4 {
+			t.Errorf("want 4 sections, each lock expired while held, got\n%s", s.Table())
+		}
+		if s.Elapsed < 450*time.Millisecond || s.Elapsed >= 470*time.Millisecond {
+			t.Errorf("the run took %v: want 450ms and a few, each waiter trying again as its holder's lock expired", s.Elapsed)
 		}
 	})
 }

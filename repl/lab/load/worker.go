@@ -26,9 +26,10 @@ type worker struct {
 	timer  *time.Timer
 
 	token     string
-	fence     string    // fenced mode: this section's fencing token
-	nextWatch time.Time // extend mode: when the watchdog runs next
-	commands  int64     // commands sent, added to the run's count at the end
+	heldFor   time.Duration // notify: how long the holder's lock had left at the last failed attempt (PTTL; <= 0 none)
+	fence     string        // fenced mode: this section's fencing token
+	nextWatch time.Time     // extend mode: when the watchdog runs next
+	commands  int64         // commands sent, added to the run's count at the end
 }
 
 func newWorker(r *runner, id int, conn Conn, runCtx, cmdCtx context.Context) *worker {
@@ -188,6 +189,9 @@ func (w *worker) acquire() error {
 			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, got)
 		}
 		w.c.failed.Add(1)
+		if len(r) == 3 { // notify's marked attempt: the PTTL the holder had left
+			w.heldFor = time.Duration(r[1].Int) * time.Millisecond
+		}
 		if !w.waitToRetry(failed + 1) {
 			return errStopped
 		}
@@ -198,12 +202,14 @@ func (w *worker) acquire() error {
 // mode's acquisition (acquireCall), and with --retry notify, once one
 // failed, the waiting mark set first, in the same round trip, so that
 // the holder's release announces itself (the mark is set before the lock
-// is found held, so no release falls between them unannounced).
+// is found held, so no release falls between them unannounced), and the
+// lock's PTTL read, so that a waiter whose holder lets it expire
+// unannounced tries again when it does (see awaitRelease).
 func (w *worker) attempt(failed int) []call {
 	if w.releases == nil || failed == 0 {
 		return []call{w.acquireCall()}
 	}
-	return []call{cmd("SET", w.keys.waiting, "1"), w.acquireCall()}
+	return []call{cmd("SET", w.keys.waiting, "1"), cmd("PTTL", w.keys.lock), w.acquireCall()}
 }
 
 // acquireCall is the mode's acquisition: SET NX PX, or fenced mode's
