@@ -304,9 +304,12 @@ func recordKeys(addr string) (func(int) Conn, map[string]bool) {
 }
 
 // commandKeys is the keys of a command the workers send: its first
-// argument, or a script's keys.
+// argument, or a script's keys (none for their PING).
 func commandKeys(args []string) []string {
-	if args[0] == "EVALSHA" || args[0] == "EVAL" {
+	switch {
+	case len(args) < 2:
+		return nil
+	case args[0] == "EVALSHA" || args[0] == "EVAL":
 		n, _ := strconv.Atoi(args[2])
 		return args[3 : 3+n]
 	}

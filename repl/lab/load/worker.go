@@ -50,6 +50,25 @@ func (w *worker) close() {
 	w.timer.Stop()
 }
 
+// connect opens the worker's connection (a PING, not counted among the
+// run's commands), so that the run's time is its cycles'.
+func (w *worker) connect() error {
+	if _, err := w.conn.Do(w.cmdCtx, []string{"PING"}); err != nil {
+		return fmt.Errorf("%s: connecting: %w", w.name, err)
+	}
+	return nil
+}
+
+// started waits for the start, and reports whether the run goes on.
+func (w *worker) started(start <-chan struct{}) bool {
+	select {
+	case <-start:
+		return true
+	case <-w.runCtx.Done():
+		return false
+	}
+}
+
 func (w *worker) run() error {
 	for i := 1; i <= w.cfg.Iterations; i++ {
 		if w.runCtx.Err() != nil {
