@@ -60,11 +60,14 @@ lab=("$work/locklab" -h 127.0.0.1 -p "$port")
 json_field() { python3 -c 'import json,sys; print(json.loads(sys.stdin.read())[sys.argv[1]])' "$1"; }
 
 # run WORKERS ITERATIONS LOCKS RETRY: "cycles/s failed-attempts-per-cycle"
-# of load --mode fix --work 0.
+# of load --mode fix --work 0, stopped (SIGINT, as Ctrl-C) after $limit
+# seconds at most: the rate is then over what ran (the retry storm of
+# 1,000 workers under --retry fixed can make a few dozen cycles a second).
+limit=20
 run() {
   local json
-  json=$("${lab[@]}" load --mode fix --work 0 --ttl 2s --workers "$1" --iterations "$2" --locks "$3" --retry "$4" \
-    --json) || true # its status is the verdict's, checked next
+  json=$(timeout -s INT "$limit" "${lab[@]}" load --mode fix --work 0 --ttl 2s --workers "$1" --iterations "$2" \
+    --locks "$3" --retry "$4" --json) || true # its status is the verdict's, checked next
   [ "$(echo "$json" | json_field verdict)" = ok ] || { echo "a clean run is not OK: $json" >&2; exit 1; }
   echo "$json" | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["cycles_per_sec"], d["failed_attempts"]/d["sections"])'
 }
