@@ -27,12 +27,15 @@ func TestParseArgs(t *testing.T) {
 		{nil, def, false},
 		{[]string{"--json"}, def, true},
 		{strings.Fields("--workers 50 --iterations 3 --mode break --ttl 2s --work 0 --jitter 5ms --key lock:x --locks 50 --json"),
-			Config{Workers: 50, Iterations: 3, Mode: ModeBreak, TTL: 2 * time.Second, Jitter: 5 * time.Millisecond, Key: "lock:x", Locks: 50}, true},
+			Config{Workers: 50, Iterations: 3, Mode: ModeBreak, TTL: 2 * time.Second, Jitter: 5 * time.Millisecond, Key: "lock:x", Locks: 50, Retry: RetryNotify}, true},
 		{strings.Fields("--mode=extend --ttl=150ms --work=1.5s --pause 600ms --pause-every 2"),
 			Config{Workers: 10, Iterations: 20, Mode: ModeExtend, TTL: 150 * time.Millisecond, Work: 1500 * time.Millisecond,
-				Pause: 600 * time.Millisecond, PauseEvery: 2, Key: "lock:load", Locks: 1}, false},
+				Pause: 600 * time.Millisecond, PauseEvery: 2, Key: "lock:load", Locks: 1, Retry: RetryNotify}, false},
 		{strings.Fields("--mode fenced --work 0.5ms"), Config{Workers: 10, Iterations: 20, Mode: ModeFenced, TTL: 200 * time.Millisecond,
-			Work: 500 * time.Microsecond, Key: "lock:load", Locks: 1}, false},
+			Work: 500 * time.Microsecond, Key: "lock:load", Locks: 1, Retry: RetryNotify}, false},
+		{strings.Fields("--retry fixed"), withRetry(def, RetryFixed), false},
+		{strings.Fields("--retry=backoff"), withRetry(def, RetryBackoff), false},
+		{strings.Fields("--retry notify"), def, false},
 	}
 	for _, g := range good {
 		call, err := Parse(g.args)
@@ -64,7 +67,10 @@ func TestParseArgs(t *testing.T) {
 		"--workers 4 --locks=5":      "load: --locks must be between 1 and the 4 workers (a lock nobody takes shows nothing), not 5",
 		"--json=yes":                 "load: --json is a switch: give it alone, not --json=yes",
 		"--workers 2 --workers 3":    "load: --workers given twice: give it once",
-		"--verbose":                  "load: unknown flag --verbose (load takes --workers, --iterations, --mode, --ttl, --work, --jitter, --pause, --pause-every, --key, --locks, --json, --modes)",
+		"--verbose":                  "load: unknown flag --verbose (load takes --workers, --iterations, --mode, --ttl, --work, --jitter, --pause, --pause-every, --key, --locks, --retry, --json, --modes)",
+		"--retry wait":               `load: --retry needs one of fixed, backoff, notify, got "wait"`,
+		"--retry":                    "load: --retry needs one of fixed, backoff, notify (nothing followed it)",
+		"--retyr fixed":              "load: unknown flag --retyr (did you mean --retry?)",
 		"--wrkers 3":                 "load: unknown flag --wrkers (did you mean --workers?)",
 		"extra":                      `load: unexpected argument "extra" (usage: ` + Spec.Usage() + ")",
 		"--modes fix,safe":           `load: --modes needs modes among break,fix,extend,fenced, got "safe"`,
@@ -77,9 +83,14 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
+func withRetry(c Config, policy string) Config {
+	c.Retry = policy
+	return c
+}
+
 func TestRunRejectsBadConfig(t *testing.T) {
 	dial := func(int) Conn { t.Fatal("a bad config must not dial"); return nil }
-	for _, cfg := range []Config{{Workers: -1}, {Mode: "safe"}, {Work: -time.Second}, {TTL: time.Microsecond}, {PauseEvery: -1}, {Workers: 2, Locks: 3}, {Locks: -1}} {
+	for _, cfg := range []Config{{Workers: -1}, {Mode: "safe"}, {Retry: "wait"}, {Work: -time.Second}, {TTL: time.Microsecond}, {PauseEvery: -1}, {Workers: 2, Locks: 3}, {Locks: -1}} {
 		if _, err := Run(context.Background(), dial, cfg, nil); err == nil {
 			t.Errorf("Run(%+v) ran", cfg)
 		}
@@ -87,7 +98,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 }
 
 func sampleStats() Stats {
-	return Stats{Mode: ModeFix, Workers: 10, Iterations: 20, Locks: 1, Acquisitions: 200, FailedAttempts: 123456,
+	return Stats{Mode: ModeFix, Retry: RetryNotify, Workers: 10, Iterations: 20, Locks: 1, Acquisitions: 200, FailedAttempts: 123456,
 		ExpiredWhileHeld: 190, SkippedReleases: 180, Overlaps: 170, Sections: 200, WritesAccepted: 200, LostUpdates: 80,
 		Resource: 120, ResourceRead: true, Elapsed: 41230 * time.Millisecond}
 }
@@ -111,7 +122,7 @@ func TestTable(t *testing.T) {
 	if len(lines) != len(rows)+4 {
 		t.Fatalf("want a heading, %d rows, the mode's lesson under its own and a verdict, got:\n%s", len(rows), out)
 	}
-	if !strings.HasPrefix(lines[0], "load --mode fix: 10 workers × 20 iterations, 200 sections in 41.23s") {
+	if !strings.HasPrefix(lines[0], "load --mode fix --retry notify: 10 workers × 20 iterations, 200 sections in 41.23s") {
 		t.Errorf("heading: %q", lines[0])
 	}
 	col := -1
@@ -155,13 +166,14 @@ func TestTableNotes(t *testing.T) {
 	}
 	many := sampleStats()
 	many.Locks = 5
-	if h := strings.SplitN(many.Table(), "\n", 2)[0]; !strings.HasPrefix(h, "load --mode fix: 10 workers × 20 iterations on 5 locks, 200 sections") {
+	if h := strings.SplitN(many.Table(), "\n", 2)[0]; !strings.HasPrefix(h, "load --mode fix --retry notify: 10 workers × 20 iterations on 5 locks, 200 sections") {
 		t.Errorf("heading with 5 locks: %q", h)
 	}
 }
 
-// TestCompare: the modes side by side, one lesson line per mode under
-// the table, then each run's verdict.
+// TestCompare: the modes side by side under a line that says what they
+// share (the retry policy among it), one lesson line per mode under the
+// table, then each run's verdict.
 func TestCompare(t *testing.T) {
 	extend := Stats{Mode: ModeExtend, Acquisitions: 5, Sections: 5, WritesAccepted: 5, Resource: 5, ResourceRead: true, Extensions: 9}
 	out := Compare([]Stats{sampleStats(), extend})
@@ -173,15 +185,18 @@ func TestCompare(t *testing.T) {
 		"fix: FAIL: no wrong-owner DEL, but 170 overlapping",
 		"extend: OK: the watchdog kept every lock",
 	}
-	if len(lines) != len(rows)+6 {
-		t.Fatalf("want a heading, %d rows, 2 lessons under theirs and 2 verdicts, got:\n%s", len(rows), out)
+	if len(lines) != len(rows)+7 {
+		t.Fatalf("want a line for the runs, a heading, %d rows, 2 lessons under theirs and 2 verdicts, got:\n%s", len(rows), out)
+	}
+	if lines[0] != "load --retry notify: 10 workers × 20 iterations, each mode in turn" {
+		t.Errorf("first line %q", lines[0])
 	}
 	for i, w := range want {
-		if !strings.HasPrefix(lines[len(rows)+1+i], w) {
-			t.Errorf("line %d is %q, want %q", len(rows)+1+i, lines[len(rows)+1+i], w)
+		if !strings.HasPrefix(lines[len(rows)+2+i], w) {
+			t.Errorf("line %d is %q, want %q", len(rows)+2+i, lines[len(rows)+2+i], w)
 		}
 	}
-	if l := lines[len(rows)]; l != fmt.Sprintf("  %-22s %9s %9s", "resource+refused+lost", "200", "5") {
+	if l := lines[len(rows)+1]; l != fmt.Sprintf("  %-22s %9s %9s", "resource+refused+lost", "200", "5") {
 		t.Errorf("the identity's row is %q", l)
 	}
 }
@@ -230,13 +245,13 @@ func TestJSON(t *testing.T) {
 	}
 	want := []string{"acquisitions", "commands", "cycles_per_sec", "elapsed_ms", "expired_while_held", "extensions",
 		"failed_attempts", "fenced_rejected", "interrupted", "iterations", "locks", "lost_extensions", "lost_updates", "mode",
-		"overlaps", "resource", "sections", "skipped_releases", "unanswered", "unconfirmed_writes", "verdict", "workers",
+		"overlaps", "resource", "retry", "sections", "skipped_releases", "unanswered", "unconfirmed_writes", "verdict", "workers",
 		"writes_accepted", "wrong_owner_deletes"}
 	if keys := slices.Sorted(maps.Keys(m)); !slices.Equal(keys, want) {
 		t.Errorf("JSON keys\n %v\nwant\n %v", keys, want)
 	}
 	if m["elapsed_ms"] != 41230.0 || m["lost_updates"] != 80.0 || m["resource"] != 120.0 || m["failed_attempts"] != 123456.0 ||
-		m["cycles_per_sec"] != 4.9 || m["mode"] != "fix" || m["verdict"] != "fail" {
+		m["cycles_per_sec"] != 4.9 || m["mode"] != "fix" || m["retry"] != "notify" || m["verdict"] != "fail" {
 		t.Errorf("JSON values: %v", m)
 	}
 	unread := sampleStats()
@@ -289,9 +304,12 @@ func recordKeys(addr string) (func(int) Conn, map[string]bool) {
 }
 
 // commandKeys is the keys of a command the workers send: its first
-// argument, or a script's keys.
+// argument, or a script's keys (none for their PING).
 func commandKeys(args []string) []string {
-	if args[0] == "EVALSHA" || args[0] == "EVAL" {
+	switch {
+	case len(args) < 2:
+		return nil
+	case args[0] == "EVALSHA" || args[0] == "EVAL":
 		n, _ := strconv.Atoi(args[2])
 		return args[3 : 3+n]
 	}
@@ -318,7 +336,7 @@ func TestKeys(t *testing.T) {
 	if s.Resource != 6 || s.WritesAccepted != 6 || s.Overlaps != 0 || s.FailedAttempts != 0 && s.ExpiredWhileHeld != 0 {
 		t.Errorf("want 6 clean sections from scratch, got\n%s", s.Table())
 	}
-	want := []string{"lab", "lab:fence", "lab:fence:last", "lab:inside", "lab:resource"}
+	want := []string{"lab", "lab:fence", "lab:fence:last", "lab:inside", "lab:resource", "lab:waiting"}
 	if got := slices.Sorted(maps.Keys(keys)); !slices.Equal(got, want) {
 		t.Errorf("the workers used the keys %q, want %q", got, want)
 	}
@@ -367,9 +385,12 @@ func TestLocks(t *testing.T) {
 		if s.WrongOwnerDeletes == 0 || s.Sections != 24 {
 			t.Errorf("6 workers on 2 locks in break mode: want wrong-owner deletes in 24 sections, got\n%s", s.Table())
 		}
-		// A cycle is SET NX, INCR and GET, then SET, DECR and the release.
-		if s.Commands != 6*s.Sections+s.FailedAttempts {
-			t.Errorf("%d commands; want 6 per section plus one per failed attempt, %d", s.Commands, 6*s.Sections+s.FailedAttempts)
+		// A cycle is SET NX, INCR and GET, then SET, DECR and the release;
+		// a failed attempt is followed by another SET NX and, with --retry
+		// notify (the default), the SET of the waiting mark and a PTTL
+		// before it.
+		if s.Commands != 6*s.Sections+3*s.FailedAttempts {
+			t.Errorf("%d commands; want 6 per section plus three per failed attempt, %d", s.Commands, 6*s.Sections+3*s.FailedAttempts)
 		}
 	})
 }

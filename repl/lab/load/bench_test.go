@@ -33,14 +33,16 @@ func envInt(name string, def int) int {
 
 // BenchmarkCycles measures lock cycles per second of load --mode fix
 // --work 0 with $LOCKLAB_BENCH_WORKERS workers (50) on $LOCKLAB_BENCH_LOCKS
-// locks (1): one op is one cycle. With $LOCKLAB_BENCH_JSON set, the last
-// run's stats go to that file.
+// locks (1), retrying as $LOCKLAB_BENCH_RETRY says (the default policy):
+// one op is one cycle. With $LOCKLAB_BENCH_JSON set, the last run's stats
+// go to that file.
 func BenchmarkCycles(b *testing.B) {
 	addr := benchAddr(b)
 	workers := envInt("LOCKLAB_BENCH_WORKERS", 50)
 	locks := envInt("LOCKLAB_BENCH_LOCKS", 1)
 	iterations := max(1, (b.N+workers-1)/workers)
-	cfg := Config{Workers: workers, Iterations: iterations, Locks: locks, Mode: ModeFix, Work: 0, TTL: 2 * time.Second, Key: "lock:bench:cycles"}
+	cfg := Config{Workers: workers, Iterations: iterations, Locks: locks, Mode: ModeFix, Work: 0, TTL: 2 * time.Second,
+		Key: "lock:bench:cycles", Retry: os.Getenv("LOCKLAB_BENCH_RETRY")}
 	b.ResetTimer()
 	s, err := Run(context.Background(), dialer(addr), cfg, nil)
 	b.StopTimer()

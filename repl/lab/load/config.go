@@ -3,6 +3,7 @@ package load
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ var Spec = &flags.Spec{Name: "load", Flags: []flags.Flag{
 	{Name: "pause-every", Kind: flags.Int, Min: 1, Help: "... every N-th iteration (with --pause)"},
 	{Name: "key", Kind: flags.String, Value: "K", Default: "lock:load", Help: "the lock key; the others derive from it"},
 	{Name: "locks", Kind: flags.Int, Min: 1, Value: "L", Default: "1", Help: "how many locks the workers share out"},
+	{Name: "retry", Kind: flags.Enum, Choices: RetryPolicies, Default: RetryNotify, Help: "after a failed SET NX: try again in 1ms (the retry storm), back off with jitter, or wait for the release"},
 	{Name: "json", Kind: flags.Bool, Help: "one line of JSON per run"},
 	{Name: "modes", Kind: flags.String, Value: "break,fix,extend,fenced", Help: "run these modes one after another and compare them"},
 }}
@@ -52,6 +54,7 @@ type Config struct {
 	PauseEvery          int           // ...every N-th iteration (0: never)
 	Key                 string        // the lock key; default "lock:load"; other keys derive from it: KEY:resource, KEY:inside, KEY:fence, KEY:fence:last
 	Locks               int           // --locks: how many locks the workers share out (default 1); worker w takes lock (w-1) mod Locks, KEY:1 ... KEY:Locks when more than one
+	Retry               string        // after a failed SET NX: fixed | backoff | notify; default notify (see retry.go)
 	// OwnServer says the server is the lab's own, fresh for this run of
 	// locklab (the embedded one): nothing on it can be someone else's, so
 	// the keys are deleted without the check that refuses, on any other
@@ -63,12 +66,12 @@ type Config struct {
 // the TTL (200ms), so the lesson's bugs show.
 func DefaultConfig() Config {
 	return Config{Workers: 10, Iterations: 20, Mode: ModeFix, TTL: 200 * time.Millisecond,
-		Work: 300 * time.Millisecond, Key: "lock:load", Locks: 1}
+		Work: 300 * time.Millisecond, Key: "lock:load", Locks: 1, Retry: RetryNotify}
 }
 
 // normalized fills the fields whose zero value means nothing (Workers,
-// Iterations, Mode, TTL, Key, Locks) with their defaults and checks the
-// rest.
+// Iterations, Mode, TTL, Key, Locks, Retry) with their defaults and
+// checks the rest.
 // Work, Jitter and Pause keep zero: no work is a valid run (the benchmark's).
 func (c Config) normalized() (Config, error) {
 	d := DefaultConfig()
@@ -90,6 +93,9 @@ func (c Config) normalized() (Config, error) {
 	if c.Locks == 0 {
 		c.Locks = d.Locks
 	}
+	if c.Retry == "" {
+		c.Retry = d.Retry
+	}
 	switch {
 	case c.Workers < 1 || c.Workers > MaxWorkers:
 		return c, fmt.Errorf("--workers must be between 1 and %d, not %d", MaxWorkers, c.Workers)
@@ -97,6 +103,8 @@ func (c Config) normalized() (Config, error) {
 		return c, fmt.Errorf("--iterations must be between 1 and %d, not %d", MaxIterations, c.Iterations)
 	case !validMode(c.Mode):
 		return c, fmt.Errorf("--mode must be break, fix, extend or fenced, not %q", c.Mode)
+	case !slices.Contains(RetryPolicies, c.Retry):
+		return c, fmt.Errorf("--retry must be fixed, backoff or notify, not %q", c.Retry)
 	case c.TTL < time.Millisecond:
 		return c, fmt.Errorf("--ttl must be at least 1ms (PX counts milliseconds), not %v", c.TTL)
 	case c.Work < 0 || c.Jitter < 0 || c.Pause < 0:
@@ -135,7 +143,7 @@ func Parse(args []string) (Call, error) {
 	}
 	cfg := Config{Workers: int(p.Int("workers")), Iterations: int(p.Int("iterations")), Mode: p.String("mode"),
 		TTL: p.Duration("ttl"), Work: p.Duration("work"), Jitter: p.Duration("jitter"), Pause: p.Duration("pause"),
-		PauseEvery: int(p.Int("pause-every")), Key: p.String("key"), Locks: int(p.Int("locks"))}
+		PauseEvery: int(p.Int("pause-every")), Key: p.String("key"), Locks: int(p.Int("locks")), Retry: p.String("retry")}
 	call := Call{JSON: p.Bool("json")}
 	if p.Given("pause") != p.Given("pause-every") {
 		return call, Spec.Errorf("--pause and --pause-every go together, e.g. --pause 600ms --pause-every 2")

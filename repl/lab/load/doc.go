@@ -46,8 +46,9 @@
 // The keys all derive from the lock key K (default lock:load): K is the
 // lock, K:resource the protected counter, K:inside how many workers are in
 // their critical section (an INCR on entry that answers more than 1 is an
-// overlap), K:fence the fencing-token counter and K:fence:last the newest
-// token the resource has accepted. With --locks L above 1, lock i is K:i
+// overlap), K:fence the fencing-token counter, K:fence:last the newest
+// token the resource has accepted and K:waiting the mark a waiter sets
+// for its lock's release to be announced (--retry notify). With --locks L above 1, lock i is K:i
 // (1..L) and its keys derive from it. Run deletes them before it starts
 // and again at its end, whatever happened (an error, Ctrl-C, a signal
 // that ends locklab: StopAll), best effort: on a server gone the deletion
@@ -70,6 +71,33 @@
 // and the release go in a round trip of their own. Extend mode adds the
 // watchdog's. The server runs a pipeline's commands in the order sent, as
 // it would one by one; only the waiting for each answer is saved.
+//
+// A worker whose SET NX finds the lock held tries again as --retry says
+// (Config.Retry, retry.go), and the table's heading and the JSON say
+// which policy ran:
+//
+//   - fixed tries again in 1-1.5ms, however many wait: the retry storm,
+//     kept to show it. With many workers the attempts that fail flood the
+//     server, and the holders' own commands wait behind them.
+//   - backoff waits at random below a ceiling that doubles at each failed
+//     attempt, from 1ms up to 64ms (package backoff: full jitter).
+//   - notify (the default) waits until the holder's release is announced.
+//     A worker whose attempt failed sets the waiting mark (K:waiting) in
+//     the same round trip as its next attempt, and if that fails too it
+//     waits; a release that finds the mark set takes it and PUBLISHes on
+//     the lock's channel (K:released, a channel, not a key), in its
+//     script. The run's control connection, subscribed to the channels,
+//     passes each announcement to one waiting worker, which tries again
+//     (setting the mark again): one subscription and one waiting room per
+//     lock for the whole run, as Redisson keeps one per lock per process.
+//     A lock nobody waits for costs no message. A lock that expires is not
+//     announced: a waiter tries again when the PTTL the holder had left
+//     (read in its attempt's round trip) runs out. The embedded Redis and
+//     redis-server both have pub/sub; a server that refuses SUBSCRIBE (an
+//     ACL) refuses the run before it starts.
+//
+// A worker that has just released tries for the lock again at once, with
+// no wait, under every policy: a woken waiter may find it taken again.
 //
 // Workers and iterations count from 1: worker 3's seventh cycle uses the
 // token w3-i7, as in the seeds' lab. The dial function is called once per

@@ -19,10 +19,14 @@ import (
 
 // Conn is one worker's dedicated connection; *session.Conn is one.
 // DoBatch sends its commands in one pipeline and answers their replies in
-// order, as Do would one by one.
+// order, as Do would one by one. Stream sends a command whose replies
+// keep coming (SUBSCRIBE: --retry notify's, on the control connection)
+// and passes each on until end is done (ctx cuts it); the next command
+// goes on a new connection.
 type Conn interface {
 	Do(ctx context.Context, args []string) (resp.Reply, error)
 	DoBatch(ctx context.Context, batch [][]string) ([]resp.Reply, error)
+	Stream(ctx, end context.Context, args []string, each func(resp.Reply)) error
 	Close()
 }
 
@@ -36,13 +40,6 @@ type Conn interface {
 // (UnconfirmedWrites), so that what is left on the server is accounted for.
 const grace = 50 * time.Millisecond
 
-// retryDelay is the pause between two failed acquisition attempts: about
-// 1ms, plus up to retryJitter so the workers do not move in lockstep.
-const (
-	retryDelay  = time.Millisecond
-	retryJitter = 500 * time.Microsecond
-)
-
 // counters are the run's tallies, shared by all workers.
 type counters struct {
 	acquisitions, failed, expired, wrongOwner, skipped, overlaps,
@@ -52,15 +49,18 @@ type counters struct {
 
 // keys are the lock key and the keys derived from it.
 type keys struct {
-	lock, resource, inside, fence, fenceLast string
+	lock, resource, inside, fence, fenceLast, waiting string
 }
 
 func keysFor(k string) keys {
-	return keys{lock: k, resource: k + ":resource", inside: k + ":inside", fence: k + ":fence", fenceLast: k + ":fence:last"}
+	return keys{lock: k, resource: k + ":resource", inside: k + ":inside", fence: k + ":fence", fenceLast: k + ":fence:last",
+		waiting: k + ":waiting"}
 }
 
 // all is the keys in the order DEL takes them.
-func (k keys) all() []string { return []string{k.lock, k.resource, k.inside, k.fence, k.fenceLast} }
+func (k keys) all() []string {
+	return []string{k.lock, k.resource, k.inside, k.fence, k.fenceLast, k.waiting}
+}
 
 // locksFor is the run's locks: the key itself for one lock, KEY:1 to
 // KEY:K for K of them.
@@ -111,7 +111,7 @@ const endWait = 250 * time.Millisecond
 // verdict but UNKNOWN.
 func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress io.Writer) (Stats, error) {
 	cfg, err := cfg.normalized()
-	stats := Stats{Mode: cfg.Mode, Workers: cfg.Workers, Iterations: cfg.Iterations, Locks: cfg.Locks}
+	stats := Stats{Mode: cfg.Mode, Retry: cfg.Retry, Workers: cfg.Workers, Iterations: cfg.Iterations, Locks: cfg.Locks}
 	if err != nil {
 		return stats, fmt.Errorf("load: %w", err)
 	}
@@ -126,6 +126,12 @@ func Run(ctx context.Context, dial func(worker int) Conn, cfg Config, progress i
 	if err := r.prepare(ctx, ctl); err != nil {
 		r.cleanup(ctx, ctl)
 		return notStarted(ctx, stats, err)
+	}
+	if r.cfg.Retry == RetryNotify {
+		if r.releases, err = listen(ctx, ctl, r.locks); err != nil {
+			r.cleanup(ctx, ctl)
+			return notStarted(ctx, stats, err)
+		}
 	}
 	err = r.measure(ctx, dial, ctl, progress, &stats)
 	if err := r.cleanup(ctx, ctl); err != nil {
@@ -151,10 +157,14 @@ func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Co
 	if progressTo != nil {
 		bar = newProgressBar(progressTo, r.cfg, &r.c)
 	}
-	start := time.Now()
-	err := r.runWorkers(ctx, dial)
-	stats.Elapsed = time.Since(start)
+	elapsed, err := r.runWorkers(ctx, dial)
+	stats.Elapsed = elapsed
 	stats.Interrupted = ctx.Err() != nil
+	if r.releases != nil {
+		if cut := r.releases.stop(); cut != nil && err == nil && !stats.Interrupted {
+			err = fmt.Errorf("the release notifications stopped (the waiters fell back on the TTL): %w", cut)
+		}
+	}
 	if bar != nil {
 		bar.Finish()
 	}
@@ -177,31 +187,46 @@ func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Co
 }
 
 // runWorkers runs workers 1..N, each on dial(id), until all are done, one
-// fails (which stops the others) or ctx ends, and returns the first
-// failure. A stopped worker's commands get grace to finish.
-func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) error {
+// fails (which stops the others) or ctx ends, and returns the time they
+// ran and the first failure. The workers connect first, and start
+// together once all are connected: the time is the cycles', not the
+// dialling's (1,000 connections take a third of a second). A stopped
+// worker's commands get grace to finish.
+func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) (time.Duration, error) {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	cmdCtx, cmdStop := context.WithCancel(context.WithoutCancel(ctx))
 	defer cmdStop()
 	context.AfterFunc(runCtx, func() { time.AfterFunc(grace, cmdStop) })
 	var (
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
+		wg, connected sync.WaitGroup
+		errOnce       sync.Once
+		firstErr      error
+		start         = make(chan struct{})
 	)
+	fail := func(err error) {
+		if err != nil && runCtx.Err() == nil {
+			errOnce.Do(func() { firstErr = err })
+			stop()
+		}
+	}
+	connected.Add(r.cfg.Workers)
 	for id := 1; id <= r.cfg.Workers; id++ {
 		wg.Go(func() {
 			w := newWorker(r, id, dial(id), runCtx, cmdCtx)
 			defer w.close()
-			if err := w.run(); err != nil && runCtx.Err() == nil {
-				errOnce.Do(func() { firstErr = err })
-				stop()
+			err := w.connect()
+			connected.Done()
+			if fail(err); err == nil && w.started(start) {
+				fail(w.run())
 			}
 		})
 	}
+	connected.Wait()
+	began := time.Now()
+	close(start)
 	wg.Wait()
-	return firstErr
+	return time.Since(began), firstErr
 }
 
 // finalRead reads the resource: within the run's ctx, or, when the run
@@ -235,10 +260,11 @@ func (c *counters) fill(s *Stats) {
 
 // runner is what the workers share.
 type runner struct {
-	cfg   Config
-	locks []keys // worker w uses locks[(w-1) % len(locks)]
-	ttlMS string
-	c     counters
+	cfg      Config
+	locks    []keys // worker w uses locks[(w-1) % len(locks)]
+	ttlMS    string
+	c        counters
+	releases *releases // --retry notify: the announced releases, by lock
 }
 
 // checkKeys refuses a run whose keys hold data the lab did not write (on
@@ -251,7 +277,7 @@ func (r *runner) checkKeys(ctx context.Context, ctl Conn) error {
 	var all []keyguard.Key
 	for _, k := range r.locks {
 		all = append(all, keyguard.Key{Name: k.lock, Ours: keyguard.Lock(isToken)})
-		for _, counter := range []string{k.resource, k.inside, k.fence, k.fenceLast} {
+		for _, counter := range []string{k.resource, k.inside, k.fence, k.fenceLast, k.waiting} {
 			all = append(all, keyguard.Key{Name: counter, Ours: keyguard.Counter})
 		}
 	}

@@ -18,10 +18,16 @@ type call struct {
 
 func cmd(args ...string) call { return call{args: args} }
 
-// runScript calls s with its keys, then its other arguments.
+// runScript calls s with all its keys, then its other arguments.
 func runScript(s *scripts.Script, keysThenArgs ...string) call {
 	n := s.NumKeys()
-	return call{args: s.EvalSHA(keysThenArgs[:n], keysThenArgs[n:]...), script: s}
+	return runScriptOn(s, keysThenArgs[:n], keysThenArgs[n:]...)
+}
+
+// runScriptOn calls s with these keys (a script's optional keys may be
+// left out) and arguments.
+func runScriptOn(s *scripts.Script, keys []string, args ...string) call {
+	return call{args: s.EvalSHA(keys, args...), script: s}
 }
 
 // unansweredError is a round trip that got no answer: the stop cut it

@@ -12,6 +12,7 @@ import (
 // Stats is what a run counted, all of it from the server's answers.
 type Stats struct {
 	Mode              string        `json:"mode"`
+	Retry             string        `json:"retry"` // the retry policy that ran: fixed, backoff or notify
 	Workers           int           `json:"workers"`
 	Iterations        int           `json:"iterations"`
 	Locks             int           `json:"locks"`                   // the workers share them out; the counts are over all of them
@@ -176,18 +177,32 @@ func (s Stats) heading() string {
 	if s.Locks > 1 {
 		on = fmt.Sprintf(" on %d locks", s.Locks)
 	}
-	h := fmt.Sprintf("load --mode %s: %d workers × %d iterations%s, %d sections in %s (%.0f cycles/s)",
-		s.Mode, s.Workers, s.Iterations, on, s.Sections, s.Elapsed.Round(time.Millisecond), s.CyclesPerSecond())
+	h := fmt.Sprintf("load --mode %s --retry %s: %d workers × %d iterations%s, %d sections in %s (%.0f cycles/s)",
+		s.Mode, s.Retry, s.Workers, s.Iterations, on, s.Sections, s.Elapsed.Round(time.Millisecond), s.CyclesPerSecond())
 	if s.Interrupted {
 		h += ", interrupted"
 	}
 	return h
 }
 
+// shared is what Compare's runs have in common, on its first line: the
+// retry policy, the workers and their iterations, the locks.
+func (s Stats) shared() string {
+	on := ""
+	if s.Locks > 1 {
+		on = fmt.Sprintf(" on %d locks", s.Locks)
+	}
+	return fmt.Sprintf("load --retry %s: %d workers × %d iterations%s, each mode in turn", s.Retry, s.Workers, s.Iterations, on)
+}
+
 // Compare is several runs side by side, one column per run (e.g. the four
-// modes), then what each mode prevents, and each run's verdict.
+// modes), under a line that says what they share, then what each mode
+// prevents, and each run's verdict.
 func Compare(runs []Stats) string {
 	var b strings.Builder
+	if len(runs) > 0 {
+		b.WriteString(runs[0].shared() + "\n")
+	}
 	fmt.Fprintf(&b, "  %-22s", "")
 	for _, s := range runs {
 		fmt.Fprintf(&b, " %9s", s.Mode)

@@ -18,6 +18,7 @@ type worker struct {
 	id     int
 	name   string // w3
 	keys   keys   // its lock's
+	lock   int    // its lock's index in runner.locks
 	conn   Conn
 	runCtx context.Context // sleeps stop when it is done
 	cmdCtx context.Context // commands: outlives runCtx by grace
@@ -25,9 +26,10 @@ type worker struct {
 	timer  *time.Timer
 
 	token     string
-	fence     string    // fenced mode: this section's fencing token
-	nextWatch time.Time // extend mode: when the watchdog runs next
-	commands  int64     // commands sent, added to the run's count at the end
+	heldFor   time.Duration // notify: how long the holder's lock had left at the last failed attempt (PTTL; <= 0 none)
+	fence     string        // fenced mode: this section's fencing token
+	nextWatch time.Time     // extend mode: when the watchdog runs next
+	commands  int64         // commands sent, added to the run's count at the end
 }
 
 func newWorker(r *runner, id int, conn Conn, runCtx, cmdCtx context.Context) *worker {
@@ -36,7 +38,8 @@ func newWorker(r *runner, id int, conn Conn, runCtx, cmdCtx context.Context) *wo
 	cmdCtx, cancel := context.WithCancel(cmdCtx)
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &worker{runner: r, id: id, name: "w" + strconv.Itoa(id), keys: r.locks[(id-1)%len(r.locks)],
+	lock := (id - 1) % len(r.locks)
+	return &worker{runner: r, id: id, name: "w" + strconv.Itoa(id), keys: r.locks[lock], lock: lock,
 		conn: conn, runCtx: runCtx, cmdCtx: cmdCtx, cancel: cancel, timer: t}
 }
 
@@ -45,6 +48,25 @@ func (w *worker) close() {
 	w.conn.Close()
 	w.cancel()
 	w.timer.Stop()
+}
+
+// connect opens the worker's connection (a PING, not counted among the
+// run's commands), so that the run's time is its cycles'.
+func (w *worker) connect() error {
+	if _, err := w.conn.Do(w.cmdCtx, []string{"PING"}); err != nil {
+		return fmt.Errorf("%s: connecting: %w", w.name, err)
+	}
+	return nil
+}
+
+// started waits for the start, and reports whether the run goes on.
+func (w *worker) started(start <-chan struct{}) bool {
+	select {
+	case <-start:
+		return true
+	case <-w.runCtx.Done():
+		return false
+	}
 }
 
 func (w *worker) run() error {
@@ -168,28 +190,45 @@ func (w *worker) countWrite(replaced resp.Reply, read int64) error {
 }
 
 // acquire takes the lock with SET NX PX (fenced mode: with its fencing
-// token, in one script), trying again about every millisecond. A stop
-// between attempts ends it with errStopped.
+// token, in one script), trying again when the run's retry policy says
+// (see waitToRetry). A stop between attempts ends it with errStopped.
 func (w *worker) acquire() error {
-	for {
-		r, err := w.send(w.acquireCall())
+	for failed := 0; ; failed++ {
+		r, err := w.send(w.attempt(failed)...)
 		if err != nil {
 			return err
 		}
-		switch {
-		case r[0].Kind == resp.Status && r[0].Str == "OK":
+		switch got := r[len(r)-1]; {
+		case got.Kind == resp.Status && got.Str == "OK":
 			return nil
-		case r[0].Kind == resp.Int && w.cfg.Mode == ModeFenced:
-			w.fence = strconv.FormatInt(r[0].Int, 10)
+		case got.Kind == resp.Int && w.cfg.Mode == ModeFenced:
+			w.fence = strconv.FormatInt(got.Int, 10)
 			return nil
-		case r[0].Kind != resp.Nil:
-			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, r[0])
+		case got.Kind != resp.Nil:
+			return fmt.Errorf("%s: SET %s NX: unexpected reply %v", w.name, w.keys.lock, got)
 		}
 		w.c.failed.Add(1)
-		if !w.sleep(retryDelay + rand.N(retryJitter)) {
+		if len(r) == 3 { // notify's marked attempt: the PTTL the holder had left
+			w.heldFor = time.Duration(r[1].Int) * time.Millisecond
+		}
+		if !w.waitToRetry(failed + 1) {
 			return errStopped
 		}
 	}
+}
+
+// attempt is an acquisition's round trip after failed attempts: the
+// mode's acquisition (acquireCall), and with --retry notify, once one
+// failed, the waiting mark set first, in the same round trip, so that
+// the holder's release announces itself (the mark is set before the lock
+// is found held, so no release falls between them unannounced), and the
+// lock's PTTL read, so that a waiter whose holder lets it expire
+// unannounced tries again when it does (see awaitRelease).
+func (w *worker) attempt(failed int) []call {
+	if w.releases == nil || failed == 0 {
+		return []call{w.acquireCall()}
+	}
+	return []call{cmd("SET", w.keys.waiting, "1"), cmd("PTTL", w.keys.lock), w.acquireCall()}
 }
 
 // acquireCall is the mode's acquisition: SET NX PX, or fenced mode's
@@ -203,11 +242,18 @@ func (w *worker) acquireCall() call {
 
 // releaseCall is the mode's release: a plain DEL in break mode (a script
 // that answers what it deleted), Lua compare-and-delete in the others.
+// With --retry notify the script also takes the waiting mark and, when a
+// waiter had set it, PUBLISHes the release on the lock's channel.
 func (w *worker) releaseCall() call {
-	if w.cfg.Mode == ModeBreak {
-		return runScript(scripts.BlindRelease, w.keys.lock)
+	keys := []string{w.keys.lock}
+	var channel []string
+	if w.releases != nil {
+		keys, channel = append(keys, w.keys.waiting), []string{channelFor(w.keys.lock)}
 	}
-	return runScript(scripts.ReleaseTold, w.keys.lock, w.token)
+	if w.cfg.Mode == ModeBreak {
+		return runScriptOn(scripts.BlindRelease, keys, channel...)
+	}
+	return runScriptOn(scripts.ReleaseTold, keys, append([]string{w.token}, channel...)...)
 }
 
 // countRelease reads the release's answer.

@@ -3,9 +3,12 @@ package macros
 import (
 	"context"
 	"errors"
+	"hash/fnv"
+	"math/rand/v2"
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/lab/backoff"
 	"github.com/locklab/locklab/repl/lang/flags"
 )
 
@@ -96,11 +99,12 @@ func bookLocked(ctx context.Context, env Env, p *flags.Parsed) error {
 	return releaseLock(ctx, env, session, p.String("release"), lock, token)
 }
 
-// acquire is SET lock token NX PX ttl, tried again every 10 ms for up to
-// wait.
+// acquire is SET lock token NX PX ttl, tried again for up to wait after
+// a wait that backs off with jitter (waitBackoff).
 func acquire(ctx context.Context, env Env, session, lock, token string, ttl, wait time.Duration) (bool, error) {
 	deadline := env.Now().Add(wait)
-	for {
+	delays := retryDelays(session, lock, token)
+	for tries := 1; ; tries++ {
 		r, err := env.Query(ctx, session, "SET", lock, token, "NX", "PX", millis(ttl))
 		if err := failed(env, session, session, r, err); err != nil {
 			return false, err
@@ -111,10 +115,25 @@ func acquire(ctx context.Context, env Env, session, lock, token string, ttl, wai
 		if env.Now().After(deadline) {
 			return false, nil
 		}
-		if err := env.Sleep(ctx, 10*time.Millisecond); err != nil {
+		if err := env.Sleep(ctx, waitBackoff.Delay(tries, delays)); err != nil {
 			return false, err
 		}
 	}
+}
+
+// waitBackoff is --wait's pause between two attempts, as the lock
+// libraries wait (package backoff): at random below 2ms, then below a
+// ceiling that doubles up to 50ms. A crowd of bidders waiting for one lock
+// spreads out instead of trying all together every few milliseconds.
+var waitBackoff = backoff.Backoff{Base: 2 * time.Millisecond, Cap: 50 * time.Millisecond}
+
+// retryDelays is the random source of a bidder's waits: seeded by who
+// waits for what, so that a run (and explore's replay of it, in its
+// virtual time) waits the same again, and two bidders differently.
+func retryDelays(session, lock, token string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(session + "\x00" + lock + "\x00" + token))
+	return rand.New(rand.NewPCG(h.Sum64(), 0))
 }
 
 // releaseLock releases as the flag says: get-del (the lesson's GET,

@@ -72,7 +72,7 @@ var (
 	workFlag  = flags.Flag{Name: "work", Kind: flags.Duration, Default: "300ms", Help: "time between the check and the booking"}
 	lockFlag  = flags.Flag{Name: "lock", Kind: flags.String, Value: "KEY", Default: "lock:room:2pm", Help: "the lock key"}
 	ttlFlag   = flags.Flag{Name: "ttl", Kind: flags.Duration, Default: "2s", MinDur: time.Millisecond, Help: "the lock's TTL"}
-	waitFlag  = flags.Flag{Name: "wait", Kind: flags.Duration, Help: "keep trying to acquire for this long (0: give up at once)"}
+	waitFlag  = flags.Flag{Name: "wait", Kind: flags.Duration, Help: "keep trying to acquire for this long, backing off with jitter (0: give up at once)"}
 )
 
 // Macros is the table of lab macros, in the order help lists them.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/clock"
+	"github.com/locklab/locklab/repl/lab/backoff"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/redlock"
@@ -18,6 +19,11 @@ import (
 // maxTries is how many refusals in a row a worker takes before it gives
 // up its cycle and the run (a node that will not come back).
 const maxTries = 1000
+
+// retryBackoff is the wait after a refusal (package backoff): at random
+// below 1ms, then below a ceiling that doubles up to 32ms, drawn from the
+// worker's generator seeded by --seed.
+var retryBackoff = backoff.Backoff{Base: time.Millisecond, Cap: 32 * time.Millisecond}
 
 // loadRun is one `load --redlock` run in progress.
 type loadRun struct {
@@ -107,8 +113,9 @@ func (r *loadRun) acquire(ctx context.Context, name string, i int, delays *rand.
 			return token, err
 		}
 		// A random retry delay, as the docs advise, so that the workers
-		// do not split the votes again at once.
-		if err := r.clock.Sleep(ctx, time.Duration(1+delays.IntN(5))*time.Millisecond); err != nil {
+		// do not split the votes again at once; backing off, so that a
+		// crowd of them does not flood the nodes while one holds it.
+		if err := r.clock.Sleep(ctx, retryBackoff.Delay(try, delays)); err != nil {
 			return "", err
 		}
 	}

@@ -14,5 +14,6 @@
 // Every script but Inspect touches only the keys it declares, each at a
 // key position of the command it calls (KEYS[1], never a key it builds),
 // so that explore's commute (repl/explore/commute) may take it as touching
-// just those keys.
+// just those keys. (A channel a release PUBLISHes on, for load --retry
+// notify, is an argument: a channel is no key.)
 package scripts

@@ -23,7 +23,8 @@ func newScript(name, doc string, keys, args []string, body string) *Script {
 }
 
 // NumKeys is the numkeys of its EVAL: how many of its arguments are keys
-// (Inspect's are as many as it reads: see Eval).
+// (Inspect's are as many as it reads: see Eval; a release's waiting mark
+// may be left out: then it is one fewer).
 func (s *Script) NumKeys() int { return len(s.Keys) }
 
 // Eval is the command that runs it with its body: EVAL BODY numkeys,
@@ -86,13 +87,19 @@ var (
 		"if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end")
 
 	// ReleaseTold is load's compare-and-delete, which tells apart the two
-	// ways it does not delete.
+	// ways it does not delete. Given a waiting mark, it announces a
+	// release on the channel (PUBLISH, as Redisson's unlock does) when a
+	// waiter set the mark since the last announcement, in the same atomic
+	// step: a waiter learns of it as soon as the releaser does, and a
+	// lock nobody waits for costs no message.
 	ReleaseTold = newScript("release-told",
-		"compare-and-delete that says why not: 1 released, 0 another's lock (left alone), -1 no lock at all",
-		[]string{"the lock"}, []string{"the caller's token"},
+		"compare-and-delete that says why not: 1 released (announced on the channel if the mark was set: the mark is taken), 0 another's lock (left alone), -1 no lock at all",
+		[]string{"the lock", "the waiting mark (optional)"}, []string{"the caller's token", "the channel to announce on (with the mark)"},
 		`local v = redis.call('GET', KEYS[1])
 if v == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  redis.call('DEL', KEYS[1])
+  if KEYS[2] and redis.call('DEL', KEYS[2]) == 1 then redis.call('PUBLISH', ARGV[2], KEYS[1]) end
+  return 1
 elseif v then
   return 0
 end
@@ -100,12 +107,14 @@ return -1`)
 
 	// BlindRelease is load's break mode: a plain DEL, atomic with a GET
 	// that tells whose lock it deleted (MULTI; GET; DEL; EXEC in one
-	// round trip).
+	// round trip). Given a waiting mark, it announces a deletion as
+	// ReleaseTold does.
 	BlindRelease = newScript("blind-release",
-		"plain DEL of the lock, whoever holds it; answers the value it deleted (nil: none)",
-		[]string{"the lock"}, nil,
+		"plain DEL of the lock, whoever holds it (announced on the channel if a lock was there and the mark set); answers the value it deleted (nil: none)",
+		[]string{"the lock", "the waiting mark (optional)"}, []string{"the channel to announce on (with the mark)"},
 		`local v = redis.call('GET', KEYS[1])
 redis.call('DEL', KEYS[1])
+if v and KEYS[2] and redis.call('DEL', KEYS[2]) == 1 then redis.call('PUBLISH', ARGV[1], KEYS[1]) end
 return v`)
 
 	// Extend is compare-and-PEXPIRE, a watchdog's extension: more time

@@ -140,3 +140,57 @@ func TestOneHome(t *testing.T) {
 		t.Fatalf("searched %d Go files under %s: not the module's tree", found, root)
 	}
 }
+
+// TestReleaseAnnounced: given the waiting mark and a channel, a release
+// that deletes the lock while the mark is set PUBLISHes the lock on the
+// channel and takes the mark; with no mark set, or none given, it
+// publishes nothing. On both kinds of server (load --retry notify waits
+// on it there).
+func TestReleaseAnnounced(t *testing.T) {
+	for name, addr := range redistest.Servers(t) {
+		t.Run(name, func(t *testing.T) {
+			sub, conn := redistest.Dial(t, addr), redistest.Dial(t, addr)
+			const channel = "lock:a:released"
+			sub.Do("SUBSCRIBE", channel)
+			marked := []string{"lock:a", "lock:a:waiting"}
+			steps := []struct {
+				lock  string   // the lock's value before (none: "")
+				mark  bool     // a waiter set the mark
+				run   []string // the release
+				want  string   // its answer, as resp prints it
+				taken bool     // the mark is gone after
+			}{
+				{"tok", true, scripts.ReleaseTold.Eval(marked, "other", channel), ":0", false},  // another's: kept, not announced
+				{"tok", true, scripts.ReleaseTold.Eval([]string{"lock:a"}, "tok"), ":1", false}, // no mark given: not announced
+				{"tok", false, scripts.ReleaseTold.Eval(marked, "tok", channel), ":1", false},   // nobody waits: not announced
+				{"", true, scripts.BlindRelease.Eval(marked, channel), "nil", false},            // nothing deleted: not announced
+				{"tok", true, scripts.ReleaseTold.Eval(marked, "tok", channel), ":1", true},     // announced
+				{"tok2", true, scripts.BlindRelease.Eval(marked, channel), `"tok2"`, true},      // announced
+				{"tok2", false, scripts.BlindRelease.Eval([]string{"lock:a"}), `"tok2"`, false}, // no mark given: not announced
+			}
+			for _, s := range steps {
+				conn.Do("DEL", "lock:a", "lock:a:waiting")
+				if s.lock != "" {
+					conn.Do("SET", "lock:a", s.lock, "PX", "5000")
+				}
+				if s.mark {
+					conn.Do("SET", "lock:a:waiting", "1")
+				}
+				if r, _ := conn.Do(s.run...); r.String() != s.want {
+					t.Errorf("%s on %q: %v, want %s", s.run[0], s.lock, r, s.want)
+				}
+				if r, _ := conn.Do("EXISTS", "lock:a:waiting"); (r.Int == 0) != (s.taken || !s.mark) {
+					t.Errorf("%s on %q, mark set %v: the mark exists %d after", s.run[0], s.lock, s.mark, r.Int)
+				}
+			}
+			// Two messages, then the answer to the first PING: nothing else
+			// was published.
+			for _, want := range []string{"message", "message", "pong"} {
+				if m, _ := sub.Do("PING", "mark"); m.Kind != resp.Array || m.Elems[0].Str != want ||
+					want == "message" && (m.Elems[1].Str != channel || m.Elems[2].Str != "lock:a") {
+					t.Fatalf("want a %s, got %v", want, m)
+				}
+			}
+		})
+	}
+}

@@ -52,6 +52,9 @@ func (s *Shell) readWhole(src Source) (f *syntax.File, jobs []string, uses int, 
 	if err == nil && src.Precheck {
 		err = precheck.Script(f, src.Name)
 	}
+	if err == nil && src.Precheck {
+		err = precheck.Servers(f, src.Name, src.Args)
+	}
 	if err != nil {
 		return nil, nil, 0, err
 	}

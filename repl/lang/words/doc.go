@@ -15,8 +15,9 @@
 // the rest as a literal list (Install: lab.Words(), explore.Words()).
 // Each property of a word lives on its entry: its usage, whether it
 // names a bidder, whether explore can run it (Unexplorable, which both
-// explore's reading of a script and its runs ask), its pre-run Check and
-// its long Help. What a feature keeps between lines lives in the shell's
+// explore's reading of a script and its runs ask), its pre-run Check,
+// its Effects on the servers the lab starts (what the precheck of a
+// whole script follows) and its long Help. What a feature keeps between lines lives in the shell's
 // Parts (see Part); what watches the runs is an Observer.
 //
 // The table is a literal list. A word's Run returns an error (see Error) and

@@ -48,9 +48,31 @@ type Word struct {
 	// written ($b, "$@").
 	Check func(args []string, known []bool) error
 	// Help, when set, is the word's whole help (`help expect`).
-	Help  func() string
-	alias bool // another name of a word (source, bash ... of run), not listed by help
+	Help func() string
+	// Effects, when set, says what a call does to the servers the lab
+	// starts, or cannot run with, from its arguments (known[i] as for
+	// Check), for the precheck that follows a whole script's calls in
+	// order (package precheck): `redlock up --real` makes the Redlock
+	// nodes real, `clock jump` cannot run on real ones. A script in which
+	// a call cannot run with what the calls before it made is refused
+	// before anything runs.
+	Effects func(args []string, known []bool) []Effect
+	alias   bool // another name of a word (source, bash ... of run), not listed by help
 }
+
+// Effect is one thing a call does to the servers the lab starts, or
+// cannot run with (Word.Effects): a property of them, named by Key ("Redlock
+// nodes"), that the call Sets to a value ("real"), or whose value Refuse
+// it cannot run with, Why saying so as the refusal's message (the call,
+// why not, and what to do instead).
+type Effect struct {
+	Key, Set    string // Set: the value the call gives Key; Unsure when it depends on what is known only at run time
+	Refuse, Why string
+}
+
+// Unsure is an Effect's Set when the value depends on words known only at
+// run time: the precheck no longer knows Key's value.
+const Unsure = "?"
 
 // Env is a word's view of the run it is part of, given by the shell.
 type Env interface {
