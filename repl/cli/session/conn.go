@@ -86,7 +86,7 @@ func (l *link) close() {
 func (c *Conn) exec(ctx context.Context, send func(l *link)) *link {
 	for {
 		l := c.current()
-		stop := context.AfterFunc(ctx, func() { c.drop(l) })
+		stop := c.dropWhenDone(ctx, l)
 		c.waiting.Add(1)
 		l.busy.Lock()
 		c.waiting.Add(-1)
@@ -99,6 +99,25 @@ func (c *Conn) exec(ctx context.Context, send func(l *link)) *link {
 		l.busy.Unlock()
 		stop()
 		return l
+	}
+}
+
+// dropWhenDone drops l when ctx ends, until the returned stop is called;
+// stop returns once a drop that began is over, so that a cut whose
+// command already finished cannot close the link under the next caller.
+func (c *Conn) dropWhenDone(ctx context.Context, l *link) (stop func()) {
+	if ctx.Done() == nil {
+		return func() {} // never cut
+	}
+	dropped := make(chan struct{})
+	cancel := context.AfterFunc(ctx, func() {
+		defer close(dropped)
+		c.drop(l)
+	})
+	return func() {
+		if !cancel() {
+			<-dropped
+		}
 	}
 }
 
