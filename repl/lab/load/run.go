@@ -188,10 +188,11 @@ func (r *runner) measure(ctx context.Context, dial func(worker int) Conn, ctl Co
 
 // runWorkers runs workers 1..N, each on dial(id), until all are done, one
 // fails (which stops the others) or ctx ends, and returns the time they
-// ran and the first failure. The workers connect first, and start
-// together once all are connected: the time is the cycles', not the
-// dialling's (1,000 connections take a third of a second). A stopped
-// worker's commands get grace to finish.
+// ran and the first failure. The workers connect first, start together
+// once all are connected, and close their connections once all are done:
+// the time is the cycles', not the dialling's nor the closing's (1,000
+// connections take a third of a second to open). A stopped worker's
+// commands get grace to finish.
 func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) (time.Duration, error) {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -199,10 +200,10 @@ func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) (ti
 	defer cmdStop()
 	context.AfterFunc(runCtx, func() { time.AfterFunc(grace, cmdStop) })
 	var (
-		wg, connected sync.WaitGroup
-		errOnce       sync.Once
-		firstErr      error
-		start         = make(chan struct{})
+		wg, connected, ran sync.WaitGroup
+		errOnce            sync.Once
+		firstErr           error
+		start, closing     = make(chan struct{}), make(chan struct{})
 	)
 	fail := func(err error) {
 		if err != nil && runCtx.Err() == nil {
@@ -211,6 +212,7 @@ func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) (ti
 		}
 	}
 	connected.Add(r.cfg.Workers)
+	ran.Add(r.cfg.Workers)
 	for id := 1; id <= r.cfg.Workers; id++ {
 		wg.Go(func() {
 			w := newWorker(r, id, dial(id), runCtx, cmdCtx)
@@ -220,13 +222,18 @@ func (r *runner) runWorkers(ctx context.Context, dial func(worker int) Conn) (ti
 			if fail(err); err == nil && w.started(start) {
 				fail(w.run())
 			}
+			ran.Done()
+			<-closing
 		})
 	}
 	connected.Wait()
 	began := time.Now()
 	close(start)
+	ran.Wait()
+	elapsed := time.Since(began)
+	close(closing)
 	wg.Wait()
-	return time.Since(began), firstErr
+	return elapsed, firstErr
 }
 
 // finalRead reads the resource: within the run's ctx, or, when the run
