@@ -381,7 +381,7 @@ func (c *Conn) current() *link {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.link == nil && c.target.Links != nil {
-		c.link = c.target.Links.take(c.name)
+		c.link = c.target.Links.take(c)
 	}
 	if c.link == nil {
 		c.link = c.newLink()

@@ -255,6 +255,23 @@ func (j *Jobs) addBarrier(n int) string {
 	return fmt.Sprintf("b%d/%d", j.next, n)
 }
 
+// Barriers is how many barrier ids j has named: every id it wrote into a
+// script is at most b<Barriers()>.
+func (j *Jobs) Barriers() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.next
+}
+
+// SkipBarriers makes the ids j names from now on come after b<n>: a
+// script another shell named (a prepared one) holds ids up to n, and a
+// script it runs must not name its barriers the same.
+func (j *Jobs) SkipBarriers(n int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.next = max(j.next, n)
+}
+
 // barrierFor is the barrier of id, made on its first job's arrival; nil
 // for an id this package did not write. Under j.mu.
 func (j *Jobs) barrierFor(id string) *barrier {

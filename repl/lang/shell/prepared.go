@@ -17,25 +17,29 @@ import (
 // each shell; see jobs.Name). The zero value is empty; a Source that
 // carries one fills it on its first run and reads it after.
 type Prepared struct {
-	mu   sync.Mutex
-	file *syntax.File
-	jobs []string // the sessions its jobs start (jobs.Name)
-	uses int      // the positional parameters it reads
+	mu       sync.Mutex
+	file     *syntax.File
+	jobs     []string // the sessions its jobs start (jobs.Name)
+	uses     int      // the positional parameters it reads
+	barriers int      // the barrier ids jobs.Name wrote into it go up to this
 }
 
-// load is what an earlier run kept, or ok false.
-func (p *Prepared) load() (f *syntax.File, jobs []string, uses int, ok bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.file, p.jobs, p.uses, p.file != nil
-}
-
-// keep keeps a run's script, unless another run kept one first.
-func (p *Prepared) keep(f *syntax.File, jobs []string, uses int) {
+// load is what an earlier run kept, or nil.
+func (p *Prepared) load() *Prepared {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.file == nil {
-		p.file, p.jobs, p.uses = f, jobs, uses
+		return nil
+	}
+	return &Prepared{file: p.file, jobs: p.jobs, uses: p.uses, barriers: p.barriers}
+}
+
+// keep keeps a run's script, unless another run kept one first.
+func (p *Prepared) keep(f *syntax.File, jobs []string, uses, barriers int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.file == nil {
+		p.file, p.jobs, p.uses, p.barriers = f, jobs, uses, barriers
 	}
 }
 
@@ -44,8 +48,9 @@ func (p *Prepared) keep(f *syntax.File, jobs []string, uses int) {
 // same script kept it there.
 func (s *Shell) readWhole(src Source) (f *syntax.File, jobs []string, uses int, err error) {
 	if src.Prepared != nil {
-		if f, jobs, uses, ok := src.Prepared.load(); ok {
-			return f, jobs, uses, nil
+		if kept := src.Prepared.load(); kept != nil {
+			s.jobs.SkipBarriers(kept.barriers) // a script it runs names its own after them
+			return kept.file, kept.jobs, kept.uses, nil
 		}
 	}
 	f, err = lines.ReadWhole(src.Lines, src.Name)
@@ -62,7 +67,7 @@ func (s *Shell) readWhole(src Source) (f *syntax.File, jobs []string, uses int, 
 	rewrite(f)
 	jobs = s.jobs.Name(f)
 	if src.Prepared != nil {
-		src.Prepared.keep(f, jobs, uses)
+		src.Prepared.keep(f, jobs, uses, s.jobs.Barriers())
 	}
 	return f, jobs, uses, nil
 }
