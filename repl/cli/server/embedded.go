@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"runtime"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	mrserver "github.com/alicebob/miniredis/v2/server"
 
+	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/clock"
 )
 
@@ -189,12 +189,12 @@ func (e *Embedded) flushScripts() error {
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.Write([]byte("*2\r\n$6\r\nSCRIPT\r\n$5\r\nFLUSH\r\n")); err != nil {
+	if _, err := conn.Write(resp.Command("SCRIPT", "FLUSH")); err != nil {
 		return err
 	}
-	reply := make([]byte, len("+OK\r\n"))
-	if _, err := io.ReadFull(conn, reply); err != nil || string(reply) != "+OK\r\n" {
-		return fmt.Errorf("SCRIPT FLUSH on the embedded Redis: %q %v", reply, err)
+	reply, _, err := resp.NewReader(conn).Read()
+	if err != nil || reply.Kind != resp.Status || reply.Str != "OK" {
+		return fmt.Errorf("SCRIPT FLUSH on the embedded Redis: %v %v", reply, err)
 	}
 	return nil
 }
