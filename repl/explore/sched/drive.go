@@ -93,9 +93,10 @@ func (s *Sched) step() bool {
 }
 
 // turn lets one waiting command go: the choice among those that are not
-// repeats and that the chooser lets go. It reports false when none
-// waits but repeats. When the chooser lets none go, the schedule is cut
-// (ErrEquivalent).
+// repeats and that the chooser lets go, and the faults that may happen
+// instead (see withFaults). It reports false when none waits but
+// repeats. When neither a command nor a fault may go, the schedule is
+// cut (ErrEquivalent).
 func (s *Sched) turn() bool {
 	sortTickets(s.turns)
 	can := s.options()
@@ -103,7 +104,7 @@ func (s *Sched) turn() bool {
 		return false
 	}
 	at := Point{Steps: len(s.steps), Last: s.lastName, Preempts: s.preempts}
-	opts := s.chooser.Enabled(at, can)
+	opts := s.withFaults(s.chooser.Enabled(at, can))
 	if len(opts) == 0 {
 		s.err = ErrEquivalent
 		return true
@@ -115,6 +116,10 @@ func (s *Sched) turn() bool {
 	pick := s.pick(at, opts)
 	c := opts[pick]
 	s.chooser.Went(at, opts, pick)
+	if c.Session == FaultSession {
+		s.happen(c)
+		return true
+	}
 	s.countPreemption(opts, c)
 	s.last, s.moved, s.lastName, s.lastArgs = c.Step(), false, c.Session, c.Args
 	s.steps = append(s.steps, s.last)

@@ -1,6 +1,8 @@
 package sched
 
 import (
+	"time"
+
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/explore/poll"
 )
@@ -14,9 +16,10 @@ import (
 // (the send that sees the change is the next step) or the session sends
 // something else.
 type Step struct {
-	Session string // the session that sent it
-	Line    string // the command's words, joined by spaces
-	Repeats int    // how many more times it was sent for the same answer (0: not a poll)
+	Session string        // the session that sent it
+	Line    string        // the command's words, joined by spaces
+	Repeats int           // how many more times it was sent for the same answer (0: not a poll)
+	Pause   time.Duration // a fault's step (Session FaultSession): how far time ran on
 }
 
 // String is the step as the raw steps name it: "session command".

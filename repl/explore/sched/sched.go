@@ -66,6 +66,7 @@ type Sched struct {
 	wakes    int               // sleepers woken since the last step
 	scripts  commute.Scripts   // the scripts loaded so far, by SHA1
 	between  between           // what runs between steps (Between)
+	faults   faults            // the faults it may choose (InjectFaults)
 }
 
 // ticket is a goroutine waiting for the scheduler: a session's command
@@ -195,11 +196,12 @@ type Ran struct {
 	Schedule []Step   // the same as a schedule's steps: a poll's repeats are one step
 	Diverged bool     // the prefix did not fit the run (a choice past its options)
 	Preempts int      // steps that took the turn from a session that could go on
+	Faults   int      // faults that happened (InjectFaults)
 }
 
 // Ran is what the schedule did, once Drive has returned.
 func (s *Sched) Ran() Ran {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Ran{Choices: s.choices, Steps: s.steps, Schedule: slices.Clone(s.sched), Diverged: s.diverged, Preempts: s.preempts}
+	return Ran{Choices: s.choices, Steps: s.steps, Schedule: slices.Clone(s.sched), Diverged: s.diverged, Preempts: s.preempts, Faults: s.faults.happened}
 }

@@ -44,8 +44,15 @@ type result struct {
 // stuck) is ended by cancelling its jobs.
 func run(t *testing.T, l lab, p Plan) result {
 	t.Helper()
+	return runFaults(t, l, p, Faults{})
+}
+
+// runFaults is run with f's faults to choose from.
+func runFaults(t *testing.T, l lab, p Plan, f Faults) result {
+	t.Helper()
 	v := clock.NewVirtual(t0)
 	s := New(v, p)
+	s.InjectFaults(f)
 	srv := newFakeServer(v)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -117,12 +124,18 @@ type walked struct {
 // choice point past it, a subtree for every option but the one it took.
 func walk(t *testing.T, l lab, st Strategy) walked {
 	t.Helper()
+	return walkFaults(t, l, st, Faults{})
+}
+
+// walkFaults is walk with f's faults to choose from.
+func walkFaults(t *testing.T, l lab, st Strategy, f Faults) walked {
+	t.Helper()
 	var w walked
 	stack := [][]int{nil}
 	for len(stack) > 0 {
 		prefix := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		r := run(t, l, Plan{Prefix: prefix, Chooser: st.Chooser()})
+		r := runFaults(t, l, Plan{Prefix: prefix, Chooser: st.Chooser()}, f)
 		if r.Diverged {
 			t.Fatalf("prefix %v diverged", prefix)
 		}

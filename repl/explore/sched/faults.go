@@ -1,0 +1,90 @@
+package sched
+
+import (
+	"slices"
+	"time"
+
+	"github.com/locklab/locklab/repl/explore/commute"
+)
+
+// FaultSession is the session a fault's step is filed under: no session
+// sends it ("⚡ time +2s" among the steps; "⚡" on a saved schedule line).
+const FaultSession = "⚡"
+
+// Faults are the faults a schedule may choose, besides the waiting
+// commands, at each turn (explore --faults K): at most Max in all, each
+// one of those Offer lists at that point. A fault is one more option of
+// the turn's choice point, after the commands, so a search walks every
+// placement of at most Max faults between the steps, and a schedule's
+// choice list replays them. Happened is told of each fault as it happens,
+// between two steps (the transcript's line).
+type Faults struct {
+	Max      int
+	Offer    func() []Fault // the faults that could happen now; called with no command running
+	Happened func(Fault)    // nil: nothing told
+}
+
+// Fault is something that happens to a run that no session asked for.
+// Today a fault is time running on: virtual time moves Advance on at
+// once, with no step between, as a process pause, a GC or a slow network
+// would let it (the sleepers whose time has come wake after it).
+type Fault struct {
+	Line    string        // as the steps name it: "time +2s"
+	Note    string        // as the transcript says it
+	Advance time.Duration // how far virtual time moves on
+}
+
+// faults is a schedule's fault state: what it may offer, how many have
+// happened, and the faults offered at this turn with their options.
+type faults struct {
+	Faults
+	happened int
+	offered  []Fault
+	cmds     []*Cmd
+}
+
+// InjectFaults lets the schedule choose f's faults (explore's --faults).
+func (s *Sched) InjectFaults(f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.Faults = f
+}
+
+// withFaults is opts, the commands that may go, followed by the faults
+// that may happen now, while fewer than Max have. A fault touches
+// everything (it commutes with no command): a sleeping command wakes once
+// it happened. Called with s.mu held.
+func (s *Sched) withFaults(opts []*Cmd) []*Cmd {
+	f := &s.faults
+	if f.happened >= f.Max || f.Offer == nil {
+		return opts
+	}
+	f.offered, f.cmds = f.Offer(), f.cmds[:0]
+	if len(f.offered) == 0 {
+		return opts
+	}
+	for _, o := range f.offered {
+		f.cmds = append(f.cmds, &Cmd{Session: FaultSession, Line: o.Line, Access: commute.Of(nil, nil)})
+	}
+	return slices.Concat(opts, f.cmds)
+}
+
+// happen makes the offered fault c happen, as a step of the schedule's
+// own: virtual time moves on, and the chooser hears that it did. Called
+// with s.mu held.
+func (s *Sched) happen(c *Cmd) {
+	f := &s.faults
+	fault := f.offered[slices.Index(f.cmds, c)]
+	f.happened++
+	s.last, s.lastName, s.lastArgs = c.Step(), "", nil
+	s.steps = append(s.steps, s.last)
+	s.sched = append(s.sched, Step{Session: FaultSession, Line: c.Line, Pause: fault.Advance})
+	if f.Happened != nil {
+		f.Happened(fault)
+	}
+	if fault.Advance > 0 {
+		s.v.Advance(fault.Advance)
+		s.moved = true
+		s.chooser.Moved()
+	}
+}
