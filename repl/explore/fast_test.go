@@ -41,6 +41,17 @@ func TestFastEqualsPlain(t *testing.T) {
 			}
 		})
 	}
+	for _, path := range []string{"testdata/pause-lock.lab", "../../scripts/locked-booking.lab", "../../scripts/fencing.lab"} {
+		t.Run("faults/"+strings.TrimPrefix(path, "../../"), func(t *testing.T) {
+			t.Parallel()
+			o := Options{Bound: bound, JSON: true, Faults: 2}
+			fast := searchRecord(t, path, o)
+			o.Plain = true
+			if plain := searchRecord(t, path, o); fast != plain {
+				t.Errorf("fast and plain searches with faults differ:\n%s", firstDifference(fast, plain))
+			}
+		})
+	}
 }
 
 // searchRecord is everything a search of path shows, as text: every

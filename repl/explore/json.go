@@ -34,6 +34,7 @@ type jsonSchedule struct {
 	Verdict  string     `json:"verdict"`
 	Status   int        `json:"exit_status"`
 	Preempts int        `json:"preemptions"`
+	Faults   int        `json:"faults,omitempty"` // --faults: how many of its steps are faults ("⚡ time +2s")
 	Steps    []string   `json:"steps"`
 	Polls    []jsonPoll `json:"polls,omitempty"`
 }
@@ -62,7 +63,7 @@ func jsonSteps(o *outcome) ([]string, []jsonPoll) {
 func jsonFailing(o *outcome) jsonSchedule {
 	steps, polls := jsonSteps(o)
 	return jsonSchedule{Number: o.number, Choices: picks(o.choices), Verdict: o.group(), Status: o.status,
-		Preempts: o.preempts, Steps: steps, Polls: polls}
+		Preempts: o.preempts, Faults: o.faults, Steps: steps, Polls: polls}
 }
 
 // jsonCounts is the search's JSON document, without its failing

@@ -18,6 +18,7 @@ func (l *failingLog) add(s jsonSchedule) {
 	b := binary.AppendUvarint(l.buf, uint64(s.Number))
 	b = binary.AppendVarint(b, int64(s.Status))
 	b = binary.AppendUvarint(b, uint64(s.Preempts))
+	b = binary.AppendUvarint(b, uint64(s.Faults))
 	b = binary.AppendUvarint(b, l.place(s.Verdict))
 	b = binary.AppendUvarint(b, uint64(len(s.Choices)))
 	for _, c := range s.Choices {
@@ -53,7 +54,7 @@ func (l *failingLog) place(s string) uint64 {
 func (l *failingLog) each(f func(jsonSchedule) error) error {
 	r := logReader{buf: l.buf}
 	for range l.n {
-		s := jsonSchedule{Number: r.int(), Status: r.signed(), Preempts: r.int(), Verdict: l.table[r.int()]}
+		s := jsonSchedule{Number: r.int(), Status: r.signed(), Preempts: r.int(), Faults: r.int(), Verdict: l.table[r.int()]}
 		s.Choices = make([]int, r.int())
 		for i := range s.Choices {
 			s.Choices[i] = r.int()

@@ -143,6 +143,9 @@ func saved(sc Script, s *Schedule) string {
 	for i, st := range s.Steps {
 		fmt.Fprintf(&b, "#   %d. %s\n", i+1, stepLine(st))
 		sessions[i] = st.Session
+		if st.Session == sched.FaultSession {
+			sessions[i] = order.PauseStep(st.Pause)
+		}
 	}
 	fmt.Fprintf(&b, "%s\n\n", order.Line(sessions))
 	b.Write(sc.Text)

@@ -118,7 +118,7 @@ func stepLine(st sched.Step) string {
 
 // clearLast sorts the groups with no bug after the bugs.
 func clearLast(group string) int {
-	if group == allClear || group == noVerdict {
+	if group == allClear || group == noVerdict || group == stuckGroup {
 		return 1
 	}
 	return 0

@@ -55,7 +55,9 @@ type outcome struct {
 	output   string       // its transcript
 	diverged bool
 	cut      bool // stopped as equivalent to another schedule (reduction)
+	stuck    bool // a fault left it unable to go on (see stuckByFault)
 	preempts int
+	faults   int               // faults that happened (--faults)
 	number   int               // its place in the search's order, from 1
 	picture  timeline.Timeline // its timeline (a replay's only)
 }
@@ -66,6 +68,8 @@ type outcome struct {
 // command failed, nothing was contested).
 func (o *outcome) group() string {
 	switch {
+	case o.stuck:
+		return stuckGroup
 	case len(o.bad) > 0:
 		return groupName(o.bad)
 	case o.cleared:
@@ -76,8 +80,9 @@ func (o *outcome) group() string {
 
 // The groups of schedules with no bug.
 const (
-	allClear  = "all clear"
-	noVerdict = "no verdict"
+	allClear   = "all clear"
+	noVerdict  = "no verdict"
+	stuckGroup = "stuck after a fault"
 )
 
 // failed reports whether the schedule broke a property: a bug verdict,
@@ -123,6 +128,9 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		return nil, err
 	}
 	defer sh.Close()
+	if p.faults > 0 {
+		s.InjectFaults(timeFaults(p.faults, e, sh.Lane("fault")))
+	}
 	if p.oracle {
 		s.Between((&oracle.Oracle{Server: e, Checker: run, Now: s.Now}).Check)
 	}
@@ -134,9 +142,13 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	if d := (*oracle.Divergence)(nil); errors.As(err, &d) {
 		d.Choices = picks(ran.Choices)
 	}
-	o := &outcome{choices: ran.Choices, steps: ran.Steps, schedule: ran.Schedule, status: status, diverged: ran.Diverged, preempts: ran.Preempts}
+	o := &outcome{choices: ran.Choices, steps: ran.Steps, schedule: ran.Schedule, status: status, diverged: ran.Diverged, preempts: ran.Preempts, faults: ran.Faults}
 	if errors.Is(err, sched.ErrEquivalent) {
 		o.cut, clean = true, true
+		return o, nil
+	}
+	if stuckByFault(err, ran) {
+		o.stuck, o.output = true, out.String()
 		return o, nil
 	}
 	if err != nil {
@@ -185,6 +197,16 @@ func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script, 
 		return words.ExitCode(runErr), &scriptError{strings.TrimPrefix(msg, "locklab: ")} // the caller says locklab
 	}
 	return words.ExitCode(runErr), nil
+}
+
+// stuckByFault reports whether a schedule stopped as stuck after a fault
+// happened in it: a poll waiting for what the fault took away (a lock
+// that expired before the poll saw it) waits for ever. That is one of
+// the schedules --faults explores, counted as such, not a script that
+// cannot be explored: without the fault it would have gone on.
+func stuckByFault(err error, ran sched.Ran) bool {
+	var stuck *sched.StuckError
+	return ran.Faults > 0 && errors.As(err, &stuck)
 }
 
 // scriptError is a script that could not run (a syntax error, say).

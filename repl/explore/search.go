@@ -65,6 +65,7 @@ type Options struct {
 	Oracle      bool           // check the checker against the server after every step (package oracle)
 	Plain       bool           // every schedule on a new server, its script read again (--plain: what the fast search must equal)
 	JSON        bool           // the search is written as JSON (--json): keep every failing schedule's steps for WriteJSON
+	Faults      int            // at most so many faults a schedule (--faults K; 0: none): see faults.go
 }
 
 // strategy is the search o chooses.
@@ -98,7 +99,7 @@ func (o Options) mode() string {
 	if _, ok := st.(sched.Sampler); ok {
 		return fmt.Sprintf("seed %d, %s", o.Seed, st.Mode())
 	}
-	return st.Mode()
+	return st.Mode() + o.faultsMode()
 }
 
 // flags are the explore flags that choose o's search, for a replay
@@ -117,6 +118,9 @@ func (o Options) flags() string {
 	if o.Steps > 0 {
 		fmt.Fprintf(&b, "--max-steps %d ", o.Steps)
 	}
+	if o.Faults > 0 {
+		fmt.Fprintf(&b, "--faults %d ", o.Faults)
+	}
 	return b.String()
 }
 
@@ -124,6 +128,7 @@ func (o Options) flags() string {
 // replay keeps of it.
 type plan struct {
 	sched.Plan
+	faults  int  // at most so many faults (Options.Faults)
 	picture bool // keep the run's timeline
 	draw    int  // and draw it this wide at the end of the transcript (0: not)
 	color   bool // a replay's transcript in colour
@@ -133,7 +138,7 @@ type plan struct {
 // plan is the plan of the schedule of the choice list prefix, in o's
 // search (a random search's: its samples' raw choices).
 func (o Options) plan(prefix []int) plan {
-	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}, oracle: o.Oracle}
+	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}, oracle: o.Oracle, faults: o.Faults}
 }
 
 // Result is what a search found.
@@ -229,10 +234,14 @@ func (r *Result) add(o *outcome) {
 }
 
 // shorter orders failing schedules: a bug verdict first, then fewest
-// steps (a poll is one), then fewest preemptions, then the first in depth-first order.
+// faults, then fewest steps (a poll is one, a fault is one), then fewest
+// preemptions, then the first in depth-first order.
 func shorter(a, b *outcome) bool {
 	if (len(a.bad) > 0) != (len(b.bad) > 0) {
 		return len(a.bad) > 0
+	}
+	if a.faults != b.faults {
+		return a.faults < b.faults
 	}
 	if len(a.schedule) != len(b.schedule) {
 		return len(a.schedule) < len(b.schedule)

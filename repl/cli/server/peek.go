@@ -39,3 +39,34 @@ func (e *Embedded) Peek(key string) KeyState {
 	}
 	return st
 }
+
+// Expiry is the key whose time to live runs out first, in any database,
+// as the embedded server holds it at its clock's time now (see Peek).
+type Expiry struct {
+	Key  string
+	DB   int
+	Left time.Duration // the time it has left to live (> 0)
+}
+
+// NextExpiry is the key whose TTL runs out first (the first by database,
+// then name, of those that run out together); ok is false when no key
+// has a TTL. Like Peek, it sends no command: call it only while no
+// command runs (explore's faults offer time running on to it).
+func (e *Embedded) NextExpiry() (next Expiry, ok bool) {
+	if _, real := e.clock.(clock.Real); !real {
+		e.m.SetTime(e.clock.Now())
+	}
+	for i := range databases {
+		db := e.m.DB(i) // expires what the time has run out
+		for _, k := range db.Keys() {
+			if left := db.TTL(k); left > 0 && (!ok || left < next.Left) {
+				next, ok = Expiry{Key: k, DB: i, Left: left}, true
+			}
+		}
+	}
+	return next, ok
+}
+
+// databases is how many databases the embedded server has (miniredis's,
+// as Redis's default).
+const databases = 16

@@ -56,6 +56,14 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(sessi
 			g.mu.Unlock()
 			return func(session.Event) {}, nil
 		}
+		if d, ok := PauseOf(g.steps[g.next]); ok && !g.busy {
+			g.busy = true
+			g.mu.Unlock()
+			if err := g.pause(ctx, d); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !g.busy && g.steps[g.next] == name {
 			g.busy = true
 			g.mu.Unlock()
@@ -91,6 +99,46 @@ func (g *Gate) release(name string, args []string, e session.Event) {
 	g.busy = false
 	g.signal()
 }
+
+// pause is a fault's step (explore --faults): the session that finds it
+// next holds every turn while d passes (and a millisecond more: Redis
+// expires a key once its time is past), then the next step is due.
+// The caller has made the gate busy.
+func (g *Gate) pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d + time.Millisecond)
+	defer t.Stop()
+	var err error
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err == nil {
+		g.next++
+	}
+	g.busy = false
+	g.signal()
+	return err
+}
+
+// PauseStep is a pause of d as a schedule's step names it: "⚡1.7s" (a
+// fault explore --faults found: time running on while no session runs).
+func PauseStep(d time.Duration) string { return pauseMark + d.String() }
+
+// PauseOf reads a pause's step: its duration, and whether step is one.
+func PauseOf(step string) (time.Duration, bool) {
+	rest, ok := strings.CutPrefix(step, pauseMark)
+	if !ok {
+		return 0, false
+	}
+	d, err := time.ParseDuration(rest)
+	return d, err == nil && d > 0
+}
+
+// pauseMark starts a pause's step; no session's name is that.
+const pauseMark = "⚡"
 
 // giveUp breaks the order, saying so: the step whose turn it is never
 // came.

@@ -169,3 +169,11 @@ func (s *Shell) status() error {
 	defer s.mu.Unlock()
 	return s.lastStatus
 }
+
+// Lane is where lines for a lane of the run that is no session go (a
+// fault explore makes happen): the run's output, with name in the gutter
+// when gutters are on.
+func (s *Shell) Lane(name string) io.Writer {
+	w, _ := s.out.Writers(name)
+	return w
+}
