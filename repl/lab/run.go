@@ -72,6 +72,10 @@ func (r *Run) AddExpectations(checked, failed int)     { r.rec.AddExpectations(c
 func (r *Run) AnyFailed() bool                         { return r.rec.AnyFailed() }
 func (r *Run) RedisErrors() int                        { return r.rec.RedisErrors() }
 
+// Lost tells the checker the server lost its data at t, how saying so
+// (check.LostInRestart): explore's restart fault.
+func (r *Run) Lost(t time.Time, how string) { r.rec.Lost(t, how) }
+
 // Believed is what the checker believes the server holds now: its lock
 // keys and slots (explore --oracle compares them with the server).
 func (r *Run) Believed() ([]check.LockBelief, []check.SlotBelief) { return r.rec.Believed() }

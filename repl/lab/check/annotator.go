@@ -34,8 +34,11 @@ type holding struct {
 	cutAt         time.Time
 	lostNoted     bool // "expired while still working" already said
 	superseded    bool // another session acquired the lock after this one (see outlived)
-	// lostInFailover is when a replica without this lock was promoted.
-	lostInFailover time.Time
+	// lostAt is when the server lost this lock other than by its TTL (a
+	// replica without it promoted, a restart without persistence), and
+	// lostHow says it: "when the replica was promoted".
+	lostAt  time.Time
+	lostHow string
 }
 
 // release marks h released by its holder at t: its holder believed it
@@ -303,7 +306,7 @@ func (a *Annotator) supersede(e Event, l *lock) []Note {
 	if prev == nil || prev.released {
 		return nil
 	}
-	if !prev.lostInFailover.IsZero() && prev.session != e.Session {
+	if !prev.lostAt.IsZero() && prev.session != e.Session {
 		return []Note{a.twoHolders(e, l, prev)}
 	}
 	if prev.deletedBy != "" {
@@ -354,25 +357,37 @@ func (a *Annotator) reacquired(e Event, l *lock, prev *holding) Note {
 // Failover tells the annotator a replica was promoted at t: every lock
 // still held then (acknowledged, unexpired, unreleased) may be missing on
 // the new primary; the next acquisition by someone else shows it is.
-func (a *Annotator) Failover(t time.Time) {
+func (a *Annotator) Failover(t time.Time) { a.Lost(t, LostInFailover) }
+
+// Lost tells the annotator the server lost its data at t, how saying so
+// (LostInFailover, LostInRestart): every lock still held then
+// (acknowledged, unexpired, unreleased) is gone, or may be; the next
+// acquisition by someone else shows it is.
+func (a *Annotator) Lost(t time.Time, how string) {
 	for _, l := range a.locks {
 		h := l.current
 		if h != nil && !h.released && (h.expires.IsZero() || h.expires.After(t)) {
-			h.lostInFailover = t
+			h.lostAt, h.lostHow = t, how
 		}
 	}
 }
 
+// How the server can lose a lock other than by its TTL (Lost).
+const (
+	LostInFailover = "when the replica was promoted"
+	LostInRestart  = "when the server restarted empty"
+)
+
 // twoHolders is a lock granted to e.Session while prev still held it,
-// after a failover lost prev's key: two clients hold "the same" lock.
+// after a failover or a restart lost prev's key: two clients hold "the same" lock.
 func (a *Annotator) twoHolders(e Event, l *lock, prev *holding) Note {
 	prev.superseded = true
 	text := Say("TWO HOLDERS: %s's lock on %s (%s), acknowledged at %s", prev.session, l.key, prev.token, a.at(prev.acquired))
 	if !prev.expires.IsZero() {
 		text += Say(" with %s to live", secs(prev.expires.Sub(prev.acquired)))
 	}
-	text += Say(", vanished when the replica was promoted at %s; %s now holds it too", a.at(prev.lostInFailover), e.Session)
-	a.findings = append(a.findings, Finding{Kind: TwoHolders, Key: l.key, Text: text})
+	text += Say(", vanished %s at %s; %s now holds it too", prev.lostHow, a.at(prev.lostAt), e.Session)
+	a.findings = append(a.findings, Finding{Kind: TwoHolders, Key: l.key, Text: text, how: prev.lostHow})
 	return Note{e.Session, Bad, text}
 }
 

@@ -35,7 +35,8 @@ package check_test
 //
 // calls Sending(SESSION, ARGs), as the shell does when it sends a command:
 // use it for concurrent commands sent before an earlier reply is recorded.
-// A line "failover +T" calls Failover at offset T (a replica promoted).
+// A line "failover +T" calls Failover at offset T (a replica promoted);
+// "restart +T" calls Lost at T, LostInRestart (the server restarted empty).
 // (The test also calls Sending for every event just before Observing it,
 // as the shell does for a command sent and answered alone.)
 //
@@ -102,10 +103,13 @@ type step struct {
 	seats    map[string]int64 // a "# seats" directive, when not nil
 	sending  []string         // a "sending" line: session, then args
 	failover *time.Time       // a "failover +T" line
+	restart  *time.Time       // a "restart +T" line
 	event    check.Event
 }
 
-func (st step) isEvent() bool { return st.seats == nil && st.sending == nil && st.failover == nil }
+func (st step) isEvent() bool {
+	return st.seats == nil && st.sending == nil && st.failover == nil && st.restart == nil
+}
 
 // script is a parsed .events file.
 type script struct {
@@ -141,13 +145,17 @@ func parseScript(src string) (*script, error) {
 			}
 			continue
 		}
-		if rest, ok := strings.CutPrefix(line, "failover +"); ok {
+		if word, rest, ok := strings.Cut(line, " +"); ok && (word == "failover" || word == "restart") {
 			secs, err := strconv.ParseFloat(rest, 64)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: want failover +SECONDS", i+1)
+				return nil, fmt.Errorf("line %d: want %s +SECONDS", i+1, word)
 			}
 			at := runStart.Add(time.Duration(secs * float64(time.Second)))
-			s.steps = append(s.steps, step{line: i + 1, failover: &at})
+			st := step{line: i + 1, failover: &at}
+			if word == "restart" {
+				st = step{line: i + 1, restart: &at}
+			}
+			s.steps = append(s.steps, st)
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "sending "); ok {
@@ -443,6 +451,9 @@ func (s *script) annotate() (*check.Annotator, []noted) {
 			continue
 		case st.failover != nil:
 			a.Failover(*st.failover)
+			continue
+		case st.restart != nil:
+			a.Lost(*st.restart, check.LostInRestart)
 			continue
 		}
 		a.Sending(st.event.Session, st.event.Args)

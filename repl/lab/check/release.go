@@ -161,9 +161,9 @@ func (a *Annotator) kept(e Event, l *lock, st KeyState, token string) []Note {
 // outlived is the note for a release attempt showing that mine's TTL ran
 // out while its holder was still working: the key is gone, or another
 // session acquired it since. Not when another session of this run deleted
-// it, nor when a failover lost it: it did not expire then.
+// it, nor when a failover or a restart lost it: it did not expire then.
 func (a *Annotator) outlived(l *lock, mine *holding, gone bool) []Note {
-	if mine == nil || mine.released || mine.lostNoted || mine.deletedBy != "" || !mine.lostInFailover.IsZero() {
+	if mine == nil || mine.released || mine.lostNoted || mine.deletedBy != "" || !mine.lostAt.IsZero() {
 		return nil
 	}
 	if !gone && !mine.superseded {

@@ -51,6 +51,7 @@ type Finding struct {
 	Kind Kind
 	Key  string
 	Text string
+	how  string // TWO HOLDERS: how the first holder's lock was lost (LostInFailover, LostInRestart)
 }
 
 // Bad reports whether the finding is a bug showing.
@@ -276,13 +277,16 @@ func (a *Annotator) lockVerdicts() []Finding {
 		kind Kind
 		key  string
 	}
-	counts := map[kindKey]int{}
+	counts, hows := map[kindKey]int{}, map[string]string{}
 	var keys []string
 	for _, f := range a.findings {
 		if !slices.Contains(keys, f.Key) {
 			keys = append(keys, f.Key)
 		}
 		counts[kindKey{f.Kind, f.Key}]++
+		if f.how != "" {
+			hows[f.Key] = f.how
+		}
 	}
 	overlaps := map[string][]OverlapPeriod{}
 	for _, o := range Overlaps(a.Holdings(a.last)) {
@@ -299,18 +303,24 @@ func (a *Annotator) lockVerdicts() []Finding {
 			case k == Overlap && len(o) > 0:
 				out = append(out, Finding{Kind: k, Key: key, Text: a.overlapSummary(key, o)})
 			case n > 0:
-				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n)})
+				out = append(out, Finding{Kind: k, Key: key, Text: summary(k, key, n, hows[key])})
 			}
 		}
 	}
 	return out
 }
 
-func summary(k Kind, key string, n int) string {
+// summary is the verdict's line for n findings of kind k on key; how is
+// how a TWO HOLDERS' first lock was lost.
+func summary(k Kind, key string, n int, how string) string {
 	switch k {
 	case WrongOwnerDel:
 		return Say("%s on %s: %d delete(s) removed a lock another session held", k.Headline(), key, n)
 	case TwoHolders:
+		if how == LostInRestart {
+			return Say("%s of %s: %d lock(s) acknowledged to their holder vanished when the server restarted empty and were granted again; "+
+				"persist every write (appendfsync always) or keep a restarted server out for longer than the TTL, and fence the resource", k.Headline(), key, n)
+		}
 		return Say("%s of %s: %d lock(s) acknowledged to their holder vanished in a failover and were granted again; "+
 			"refuse a lock whose WAIT on the same connection answers 0, and fence the resource", k.Headline(), key, n)
 	case Takeover:

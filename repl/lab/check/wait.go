@@ -39,18 +39,22 @@ func (a *Annotator) lockOrder() []string {
 	return out
 }
 
-// onRead notes a lock that a read shows gone after a failover while its
-// holder never released it: acknowledged, then lost with the old primary.
+// onRead notes a lock that a read shows gone after a failover or a
+// restart while its holder never released it: acknowledged, then lost
+// with the old primary, or the server's memory.
 func (a *Annotator) onRead(e Event) []Note {
 	if len(e.Args) != 2 {
 		return nil
 	}
 	l := a.locks[e.Args[1]]
 	gone := e.Reply.Nil || (e.Reply.IsInt && e.Reply.Int == 0)
-	if l == nil || l.current == nil || l.current.lostInFailover.IsZero() || l.current.released || !gone {
+	if l == nil || l.current == nil || l.current.lostAt.IsZero() || l.current.released || !gone {
 		return nil
 	}
 	h := l.current
+	if h.lostHow == LostInRestart {
+		return []Note{{e.Session, Bad, Say("%s's lock on %s, acknowledged at %s, is gone: the restart lost it", h.session, l.key, a.at(h.acquired))}}
+	}
 	return []Note{{e.Session, Bad, Say("%s's lock on %s, acknowledged at %s, is not on the promoted replica: the failover lost it", h.session, l.key, a.at(h.acquired))}}
 }
 

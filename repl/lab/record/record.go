@@ -187,6 +187,14 @@ func (r *Recorder) Failover(t time.Time) {
 	r.ann.Failover(t)
 }
 
+// Lost tells the annotator the server lost its data at t, how saying so
+// (check.LostInRestart).
+func (r *Recorder) Lost(t time.Time, how string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ann.Lost(t, how)
+}
+
 // Slots are the booking slots the run touched.
 func (r *Recorder) Slots() []string {
 	r.mu.Lock()
