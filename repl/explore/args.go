@@ -28,7 +28,8 @@ var Spec = &flags.Spec{Name: "explore", FlagsFirst: true,
 		{Name: "random", Kind: flags.Int, Help: "N schedules by PCT priorities, not all of them"},
 		{Name: "walk", Kind: flags.Int, Help: "N random walks, not all of them"},
 		{Name: "seed", Kind: flags.Int, Value: "S", Default: "1", Help: "the seed of --random and --walk"},
-		{Name: "faults", Kind: flags.Int, Value: "K", Help: "up to K faults a schedule, each at any point between steps: time running on to the next key's expiry (a pause)"},
+		{Name: "faults", Kind: flags.Int, Value: "K", Help: "up to K faults a schedule, each at any point between steps (see --fault-kinds)"},
+		{Name: "fault-kinds", Kind: flags.String, Value: "KIND,...", Help: "the faults --faults chooses among: time (a pause until the next key expires), restart (the server restarts empty); default: all"},
 		{Name: "max-schedules", Kind: flags.Int, Help: "stop after N schedules"},
 		{Name: "max-steps", Kind: flags.Int, Help: "stop a schedule after N steps"},
 		{Name: "replay", Kind: flags.Int, Help: "run schedule number N again, with its normal output"},
@@ -85,6 +86,11 @@ func ParseFlags(args []string) (Command, error) {
 	c.Schedules, c.Steps, c.Replay = int(p.Int("max-schedules")), int(p.Int("max-steps")), int(p.Int("replay"))
 	c.Save, c.Property, c.JSON, c.Oracle = p.String("save"), p.String("property"), p.Bool("json"), p.Bool("oracle")
 	c.Plain, c.Faults = p.Bool("plain"), int(p.Int("faults"))
+	if p.Given("fault-kinds") {
+		if c.FaultKinds, err = readFaultKinds(p.String("fault-kinds")); err != nil {
+			return c, err
+		}
+	}
 	c.Picture = Picture{Draw: p.Bool("timeline"), SVG: p.String("svg"), Mermaid: p.String("mermaid")}
 	if p.Given("walk") {
 		n, err := samples(p.Int("walk"))
@@ -149,6 +155,8 @@ func (c *Command) check(choices string, set map[string]bool) error {
 		return errors.New("--max-schedules N and --max-steps N need N > 0 (leave them out for the defaults)")
 	case c.Faults < 0 || set["faults"] && c.Faults == 0:
 		return errors.New("--faults K needs K > 0 faults a schedule (leave it out for none)")
+	case set["fault-kinds"] && c.Faults == 0:
+		return errors.New("--fault-kinds narrows the faults of --faults K: give --faults too")
 	case set["replay"] && c.Replay == 0:
 		return errors.New("--replay 0: schedules are numbered from 1, as the report prints them (#3 is --replay 3)")
 	case set["random"] && c.Random <= 0:

@@ -3,50 +3,156 @@ package explore
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/explore/order"
 	"github.com/locklab/locklab/repl/explore/sched"
+	"github.com/locklab/locklab/repl/lab/check"
 )
 
-// timeFaults are the faults a schedule of `explore --faults K` may
-// choose, at most max of them, on server e, each said on out as it
-// happens: time running on, while no session runs, to the moment the
-// first key's TTL runs out (a process pause, a GC, a slow network: a
-// lock's holder that stops between two steps for as long as its lock
-// has left). The fault is offered only while some key has a TTL: with
-// none, time running on changes nothing the server holds, and the
-// sleepers' own deadlines are the scheduler's to reach.
-func timeFaults(max int, e *server.Embedded, out io.Writer) sched.Faults {
-	offer := func() []sched.Fault {
-		next, ok := e.NextExpiry()
-		if !ok {
-			return nil
-		}
-		return []sched.Fault{{Line: "time +" + next.Left.String(), Advance: next.Left, Note: expiryNote(next)}}
-	}
-	told := func(f sched.Fault) { fmt.Fprintf(out, "%s %s\n", sched.FaultSession, f.Note) } // a whole line: out writes it at once
-	return sched.Faults{Max: max, Offer: offer, Happened: told}
+// faultKind is a kind of fault `explore --faults K` chooses among, by
+// the name --fault-kinds gives it: what it offers at a turn of a
+// schedule (nothing when it could change nothing there).
+type faultKind struct {
+	name, help string
+	offer      func(r faultRig) []sched.Fault
 }
 
-// expiryNote says the time fault that lets next expire, as the
-// transcript's line.
-func expiryNote(next server.Expiry) string {
+// faultRig is what a schedule's faults act on: its server, and its
+// checker, told of what the server lost.
+type faultRig struct {
+	server *server.Embedded
+	lost   func(at time.Time, how string)
+}
+
+// faultKinds are the kinds, in the order a turn offers them.
+var faultKinds = []faultKind{
+	{"time", "time runs on to the next key's expiry while no session runs (a pause)", timeFault},
+	{"restart", "the server restarts empty, as with no persistence: every key and script gone", restartFault},
+}
+
+// faultKindNames are the kinds' names, for --fault-kinds and its errors.
+func faultKindNames() []string {
+	names := make([]string, len(faultKinds))
+	for i, k := range faultKinds {
+		names[i] = k.name
+	}
+	return names
+}
+
+// readFaultKinds reads --fault-kinds restart,time: the kinds named, in
+// the order faultKinds has them ("" when it names them all, as its
+// absence does).
+func readFaultKinds(list string) (string, error) {
+	given := strings.Split(list, ",")
+	var kinds []string
+	for _, k := range given {
+		if !slices.Contains(faultKindNames(), k) {
+			return "", fmt.Errorf("--fault-kinds %s: %q is none of %s", list, k, strings.Join(faultKindNames(), ", "))
+		}
+	}
+	for _, k := range faultKindNames() {
+		if slices.Contains(given, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == len(faultKinds) {
+		return "", nil
+	}
+	return strings.Join(kinds, ","), nil
+}
+
+// faultsOf are the faults a schedule of o may choose, on r, each said
+// on out as it happens (nil: none).
+func (o Options) faultsOf() func(r faultRig, out io.Writer) sched.Faults {
+	if o.Faults == 0 {
+		return nil
+	}
+	return o.injected
+}
+
+// injected are the faults a schedule of o may choose, on r, each said on
+// out as it happens.
+func (o Options) injected(r faultRig, out io.Writer) sched.Faults {
+	kinds := o.kinds()
+	offer := func() []sched.Fault {
+		var all []sched.Fault
+		for _, k := range faultKinds {
+			if slices.Contains(kinds, k.name) {
+				all = append(all, k.offer(r)...)
+			}
+		}
+		return all
+	}
+	told := func(f sched.Fault) { fmt.Fprintf(out, "%s %s\n", sched.FaultSession, f.Note) } // a whole line: out writes it at once
+	return sched.Faults{Max: o.Faults, Offer: offer, Happened: told}
+}
+
+// kinds are the fault kinds o chooses among.
+func (o Options) kinds() []string {
+	if o.FaultKinds == "" {
+		return faultKindNames()
+	}
+	return strings.Split(o.FaultKinds, ",")
+}
+
+// timeFault is time running on, while no session runs, to the moment the
+// first key's TTL runs out (a process pause, a GC, a slow network: a
+// lock's holder that stops between two steps for as long as its lock has
+// left). It is offered only while some key has a TTL: with none, time
+// running on changes nothing the server holds, and the sleepers' own
+// deadlines are the scheduler's to reach.
+func timeFault(r faultRig) []sched.Fault {
+	next, ok := r.server.NextExpiry()
+	if !ok {
+		return nil
+	}
 	where := ""
 	if next.DB != 0 {
 		where = fmt.Sprintf(" (database %d)", next.DB)
 	}
-	return fmt.Sprintf("time runs on %v while no session runs (a pause): %s's TTL runs out%s",
-		next.Left, next.Key, where)
+	return []sched.Fault{{Line: "time +" + next.Left.String(), Advance: next.Left, Saved: order.PauseStep(next.Left),
+		Note: fmt.Sprintf("time runs on %v while no session runs (a pause): %s's TTL runs out%s", next.Left, next.Key, where)}}
+}
+
+// restartFault is the server restarting with no persistence: every key
+// and script gone, the sessions' connections taken as reconnected at
+// once; the checker hears that the locks held then were lost (TWO
+// HOLDERS when another client takes one). It is offered only while the
+// server holds a key: an empty server's restart would lose nothing but
+// its scripts.
+func restartFault(r faultRig) []sched.Fault {
+	if r.server.KeyCount() == 0 {
+		return nil
+	}
+	restart := func(at time.Time) error {
+		if err := r.server.RestartEmpty(); err != nil {
+			return err
+		}
+		r.lost(at, check.LostInRestart)
+		return nil
+	}
+	return []sched.Fault{{Line: "restart", Saved: order.RestartStep, Do: restart,
+		Note: "the server restarts empty (no persistence): every key and script is gone"}}
 }
 
 // faultsMode is what the summary's mode says of --faults: ", at most 1
-// fault a schedule", or "".
+// fault a schedule", or "", and the kinds when --fault-kinds narrowed
+// them.
 func (o Options) faultsMode() string {
-	switch o.Faults {
-	case 0:
+	if o.Faults == 0 {
 		return ""
-	case 1:
-		return ", at most 1 fault a schedule"
 	}
-	return fmt.Sprintf(", at most %d faults a schedule", o.Faults)
+	noun := "faults"
+	if o.Faults == 1 {
+		noun = "fault"
+	}
+	kinds := ""
+	if o.FaultKinds != "" {
+		kinds = " (" + strings.ReplaceAll(o.FaultKinds, ",", ", ") + ")"
+	}
+	return fmt.Sprintf(", at most %d %s%s a schedule", o.Faults, noun, kinds)
 }

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -9,90 +10,145 @@ import (
 )
 
 // pauseLockModel is an independent model of testdata/pause-lock.lab
-// under --no-reduce --faults 1: two clients each take the lock (SET NX:
-// the one that finds it taken is done), note it (RPUSH), and release it
-// (compare-and-delete). At any turn while the lock exists (it has a TTL)
-// and no fault has happened yet, one fault may come instead of a
-// command: time runs on until the lock expires. It counts the schedules
-// by verdict: the holder whose lock expired under it before its release
-// (EXPIRED WHILE WORKING), and a second client taking the lock while the
-// first still believed it held it (OVERLAP: from its SET to its release).
-func pauseLockModel() map[string]int {
+// under --no-reduce --faults 1 with the fault kinds given: two clients
+// each take the lock (SET NX: the one that finds it taken is done), note
+// it (RPUSH holders), and release it (compare-and-delete). At any turn
+// before the one fault a schedule may have, a fault may come instead of
+// a command:
+//   - time: while the lock exists (it has the only TTL), time runs on
+//     until it expires;
+//   - restart: while any key exists, the server loses every key.
+//
+// It counts the schedules by verdict: a holder whose lock expired under
+// it before its release (EXPIRED WHILE WORKING); a second client taking
+// the lock while the first still believed it held it (OVERLAP: from its
+// SET to its release), TWO HOLDERS too when a restart took the first
+// one's lock.
+func pauseLockModel(kinds ...string) map[string]int {
 	counts := map[string]int{}
-	type state struct {
-		lock     int // the holder, or -1
-		pc       [2]int
-		fault    bool
-		holding  [2]bool
-		expired  bool
-		overlaps bool
-	}
-	var walk func(s state)
-	walk = func(s state) {
-		var opts []int
-		for i := range 2 {
-			if s.pc[i] < 3 {
-				opts = append(opts, i)
-			}
-		}
+	var walk func(m lockModel)
+	walk = func(m lockModel) {
+		opts := m.options(kinds)
 		if len(opts) == 0 {
-			counts[modelGroup(s.expired, s.overlaps)]++
+			counts[m.group()]++
 			return
 		}
-		if !s.fault && s.lock >= 0 {
-			opts = append(opts, 2) // the fault
-		}
 		for _, o := range opts {
-			n := s
-			switch {
-			case o == 2:
-				n.lock, n.fault, n.expired = -1, true, true
-			case n.pc[o] == 0 && n.lock < 0:
-				n.lock, n.pc[o], n.overlaps, n.holding[o] = o, 1, n.overlaps || n.holding[1-o], true
-			case n.pc[o] == 0:
-				n.pc[o] = 3 // not acquired: done
-			case n.pc[o] == 1:
-				n.pc[o] = 2
-			default:
-				if n.lock == o {
-					n.lock = -1
-				}
-				n.pc[o], n.holding[o] = 3, false
-			}
-			walk(n)
+			walk(m.step(o))
 		}
 	}
-	walk(state{lock: -1})
+	walk(lockModel{lock: -1})
 	return counts
 }
 
-// modelGroup names a model's outcome as the summary does.
-func modelGroup(expired, overlaps bool) string {
-	switch {
-	case overlaps:
-		return "EXPIRED WHILE WORKING + OVERLAP"
-	case expired:
-		return "EXPIRED WHILE WORKING"
+// lockModel is one state of pauseLockModel's lab.
+type lockModel struct {
+	lock     int    // the lock's holder, or -1
+	noted    bool   // the holders list exists
+	pc       [2]int // each client's next step: 0 SET, 1 RPUSH, 2 release, 3 done
+	fault    string // the fault that happened ("": none yet)
+	believes [2]bool
+	expired  bool // a lock ran out under its holder
+	overlaps bool // a client took the lock while the other believed it held it
+	lost     bool // a restart took a lock its holder believed it held (the TWO HOLDERS' first half)
+	two      bool
+}
+
+// options are what may happen next: a client's step ("0", "1"), and the
+// faults of kinds that could change something.
+func (m lockModel) options(kinds []string) []string {
+	var opts []string
+	for i := range 2 {
+		if m.pc[i] < 3 {
+			opts = append(opts, string(rune('0'+i)))
+		}
 	}
-	return allClear
+	if len(opts) == 0 || m.fault != "" {
+		return opts
+	}
+	if slices.Contains(kinds, "time") && m.lock >= 0 {
+		opts = append(opts, "time")
+	}
+	if slices.Contains(kinds, "restart") && (m.lock >= 0 || m.noted) {
+		opts = append(opts, "restart")
+	}
+	return opts
+}
+
+// step is the state after o happened.
+func (m lockModel) step(o string) lockModel {
+	switch o {
+	case "time":
+		m.lock, m.fault, m.expired = -1, o, true
+		return m
+	case "restart":
+		m.lost = m.lost || m.lock >= 0
+		m.lock, m.noted, m.fault = -1, false, o
+		return m
+	}
+	i := int(o[0] - '0')
+	switch m.pc[i] {
+	case 0:
+		if m.lock >= 0 {
+			m.pc[i] = 3 // not acquired: done
+			return m
+		}
+		if m.believes[1-i] {
+			m.overlaps, m.two = true, m.two || m.lost
+		}
+		m.lock, m.pc[i], m.believes[i] = i, 1, true
+	case 1:
+		m.noted, m.pc[i] = true, 2
+	default:
+		if m.lock == i {
+			m.lock = -1
+		}
+		m.pc[i], m.believes[i] = 3, false
+	}
+	return m
+}
+
+// group names the model's outcome as the summary does.
+func (m lockModel) group() string {
+	var kinds []string
+	if m.expired {
+		kinds = append(kinds, "EXPIRED WHILE WORKING")
+	}
+	if m.overlaps {
+		kinds = append(kinds, "OVERLAP")
+	}
+	if m.two {
+		kinds = append(kinds, "TWO HOLDERS")
+	}
+	if len(kinds) == 0 {
+		return allClear
+	}
+	return strings.Join(kinds, " + ")
 }
 
 // TestFaultsPauseModel: explore --no-reduce --faults 1 runs exactly the
-// model's schedules of pause-lock.lab, with the model's verdicts; with no
-// fault every schedule is all clear; and the reduced search finds the
-// same verdicts in fewer schedules.
+// model's schedules of pause-lock.lab, with the model's verdicts, for
+// each kind of fault and both; with no fault every schedule is all
+// clear; and the reduced search finds the same verdicts in fewer
+// schedules.
 func TestFaultsPauseModel(t *testing.T) {
-	want := pauseLockModel()
-	if want[allClear] != 6 || len(want) != 3 {
-		t.Fatalf("the model: %v", want)
-	}
 	sc := script(t, "testdata/pause-lock.lab")
-	raw, err := Explore(context.Background(), sc, Options{Raw: true, Faults: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !maps.Equal(raw.Groups, want) || !raw.Complete {
-		t.Errorf("explore: %v (complete %v), the model: %v", raw.Groups, raw.Complete, want)
+	for _, kinds := range []string{"time", "restart", ""} {
+		want := pauseLockModel(strings.Split(cmp.Or(kinds, "time,restart"), ",")...)
+		raw, err := Explore(context.Background(), sc, Options{Raw: true, Faults: 1, FaultKinds: kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(raw.Groups, want) || !raw.Complete || len(want) < 2 {
+			t.Errorf("--fault-kinds %q: explore %v (complete %v), the model %v", kinds, raw.Groups, raw.Complete, want)
+		}
+		reduced, err := Explore(context.Background(), sc, Options{Faults: 1, FaultKinds: kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(groups(reduced), groups(raw)) || reduced.Schedules >= raw.Schedules {
+			t.Errorf("--fault-kinds %q:\nraw: %s\nreduced: %s", kinds, raw.Summary(), reduced.Summary())
+		}
 	}
 	none, err := Explore(context.Background(), sc, Options{Raw: true})
 	if err != nil {
@@ -100,13 +156,6 @@ func TestFaultsPauseModel(t *testing.T) {
 	}
 	if got := none.Summary(); got != "explored 6 schedules (complete, raw): 6 all clear" {
 		t.Errorf("without faults: %s", got)
-	}
-	reduced, err := Explore(context.Background(), sc, Options{Faults: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(groups(reduced), groups(raw)) || reduced.Schedules >= raw.Schedules {
-		t.Errorf("raw: %s\nreduced: %s", raw.Summary(), reduced.Summary())
 	}
 }
 
@@ -119,7 +168,7 @@ func TestFaultsShortestStory(t *testing.T) {
 	sc := script(t, "../../scripts/locked-booking.lab")
 	var reports [2]string
 	for i := range reports {
-		r, err := Explore(context.Background(), sc, Options{Faults: 1, Property: "double-booking"})
+		r, err := Explore(context.Background(), sc, Options{Faults: 1, FaultKinds: "time", Property: "double-booking"})
 		if err != nil {
 			t.Fatal(err)
 		}

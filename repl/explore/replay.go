@@ -144,7 +144,7 @@ func saved(sc Script, s *Schedule) string {
 		fmt.Fprintf(&b, "#   %d. %s\n", i+1, stepLine(st))
 		sessions[i] = st.Session
 		if st.Session == sched.FaultSession {
-			sessions[i] = order.PauseStep(st.Pause)
+			sessions[i] = st.Saved
 		}
 	}
 	fmt.Fprintf(&b, "%s\n\n", order.Line(sessions))

@@ -128,8 +128,9 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		return nil, err
 	}
 	defer sh.Close()
-	if p.faults > 0 {
-		s.InjectFaults(timeFaults(p.faults, e, sh.Lane("fault")))
+	if p.faults != nil {
+		lost := func(at time.Time, how string) { run.Lost(at, how) }
+		s.InjectFaults(p.faults(faultRig{server: e, lost: lost}, sh.Lane("fault")))
 	}
 	if p.oracle {
 		s.Between((&oracle.Oracle{Server: e, Checker: run, Now: s.Now}).Check)

@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -66,6 +67,7 @@ type Options struct {
 	Plain       bool           // every schedule on a new server, its script read again (--plain: what the fast search must equal)
 	JSON        bool           // the search is written as JSON (--json): keep every failing schedule's steps for WriteJSON
 	Faults      int            // at most so many faults a schedule (--faults K; 0: none): see faults.go
+	FaultKinds  string         // of these kinds, comma-separated (--fault-kinds; "": every kind)
 }
 
 // strategy is the search o chooses.
@@ -121,6 +123,9 @@ func (o Options) flags() string {
 	if o.Faults > 0 {
 		fmt.Fprintf(&b, "--faults %d ", o.Faults)
 	}
+	if o.FaultKinds != "" {
+		fmt.Fprintf(&b, "--fault-kinds %s ", o.FaultKinds)
+	}
 	return b.String()
 }
 
@@ -128,17 +133,17 @@ func (o Options) flags() string {
 // replay keeps of it.
 type plan struct {
 	sched.Plan
-	faults  int  // at most so many faults (Options.Faults)
-	picture bool // keep the run's timeline
-	draw    int  // and draw it this wide at the end of the transcript (0: not)
-	color   bool // a replay's transcript in colour
-	oracle  bool // check the checker after every step (Options.Oracle)
+	faults  func(faultRig, io.Writer) sched.Faults // the faults it may choose (nil: none)
+	picture bool                                   // keep the run's timeline
+	draw    int                                    // and draw it this wide at the end of the transcript (0: not)
+	color   bool                                   // a replay's transcript in colour
+	oracle  bool                                   // check the checker after every step (Options.Oracle)
 }
 
 // plan is the plan of the schedule of the choice list prefix, in o's
 // search (a random search's: its samples' raw choices).
 func (o Options) plan(prefix []int) plan {
-	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}, oracle: o.Oracle, faults: o.Faults}
+	return plan{Plan: sched.Plan{Prefix: prefix, Chooser: o.strategy().Chooser()}, oracle: o.Oracle, faults: o.faultsOf()}
 }
 
 // Result is what a search found.

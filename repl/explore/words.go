@@ -2,11 +2,16 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"slices"
+	"time"
 
+	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/explore/order"
+	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lang/words"
 )
 
@@ -48,7 +53,35 @@ func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	env.Sessions().UseFirst(session.GateMiddleware(order.New(steps, wait, env.Stderr())))
+	g := order.New(steps, wait, env.Stderr())
+	set := env.Sessions()
+	if i := slices.Index(steps, order.RestartStep); i >= 0 && !set.Target.Embedded {
+		return fmt.Errorf("schedule: step %d restarts the server, which locklab does only to its own embedded Redis; run this script without -h/-p", i+1)
+	}
+	rec := record.Part.Of(env)
+	g.Restart = func(ctx context.Context) error {
+		if err := restartEmpty(ctx, set.Target); err != nil {
+			return err
+		}
+		rec.Lost(time.Now(), check.LostInRestart) // the checker hears it, as in the search
+		return nil
+	}
+	set.UseFirst(session.GateMiddleware(g))
+	return nil
+}
+
+// restartEmpty is a saved schedule's restart on the embedded Redis t: as
+// explore's restart fault, every key and script gone (FLUSHALL, SCRIPT
+// FLUSH, on a connection of its own that no session, probe or gate
+// sees); the sessions' connections stay.
+func restartEmpty(ctx context.Context, t session.Target) error {
+	c := session.NewConn(t, "")
+	defer c.Close()
+	for _, cmd := range [][]string{{"FLUSHALL"}, {"SCRIPT", "FLUSH"}} {
+		if r, err := c.Do(ctx, cmd); err != nil || r.Kind == resp.Error {
+			return fmt.Errorf("schedule: restarting the embedded Redis: %s: %v%s", cmd[0], err, r.Str)
+		}
+	}
 	return nil
 }
 

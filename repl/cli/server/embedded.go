@@ -169,6 +169,29 @@ func (e *Embedded) Reset(c clock.Clock, kept int) error {
 	return e.awaitClients(kept)
 }
 
+// RestartEmpty leaves the server as a restart without persistence
+// would: every key of every database and every script gone. Its clock
+// goes on, and its connections stay open (as clients that reconnected at
+// once would find it). explore's restart fault calls it between steps,
+// while no command runs.
+func (e *Embedded) RestartEmpty() error {
+	e.m.FlushAll()
+	return e.flushScripts()
+}
+
+// KeyCount is how many keys the server holds, in every database, at its
+// clock's time now (see Peek: no command is sent).
+func (e *Embedded) KeyCount() int {
+	if _, real := e.clock.(clock.Real); !real {
+		e.m.SetTime(e.clock.Now())
+	}
+	n := 0
+	for i := range databases {
+		n += len(e.m.DB(i).Keys())
+	}
+	return n
+}
+
 // awaitClients waits until the server has no more than n connections.
 func (e *Embedded) awaitClients(n int) error {
 	deadline := time.Now().Add(time.Second)

@@ -28,6 +28,10 @@ type Gate struct {
 	broken  bool                   // the order was given up
 	last    map[string]poll.Answer // each session's last command, and its answer
 	polling bool                   // the step whose turn it is has polled: a repeat went, no step yet
+
+	// Restart, when set, restarts the server empty, for a schedule's
+	// restart step (see faults.go); nil refuses one.
+	Restart func(ctx context.Context) error
 }
 
 // New is a gate for steps (session names, one per command) that gives up
@@ -56,10 +60,10 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(sessi
 			g.mu.Unlock()
 			return func(session.Event) {}, nil
 		}
-		if d, ok := PauseOf(g.steps[g.next]); ok && !g.busy {
+		if isFault(g.steps[g.next]) && !g.busy {
 			g.busy = true
 			g.mu.Unlock()
-			if err := g.pause(ctx, d); err != nil {
+			if err := g.fault(ctx, g.steps[g.next]); err != nil {
 				return nil, err
 			}
 			continue
@@ -99,46 +103,6 @@ func (g *Gate) release(name string, args []string, e session.Event) {
 	g.busy = false
 	g.signal()
 }
-
-// pause is a fault's step (explore --faults): the session that finds it
-// next holds every turn while d passes (and a millisecond more: Redis
-// expires a key once its time is past), then the next step is due.
-// The caller has made the gate busy.
-func (g *Gate) pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d + time.Millisecond)
-	defer t.Stop()
-	var err error
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if err == nil {
-		g.next++
-	}
-	g.busy = false
-	g.signal()
-	return err
-}
-
-// PauseStep is a pause of d as a schedule's step names it: "⚡1.7s" (a
-// fault explore --faults found: time running on while no session runs).
-func PauseStep(d time.Duration) string { return pauseMark + d.String() }
-
-// PauseOf reads a pause's step: its duration, and whether step is one.
-func PauseOf(step string) (time.Duration, bool) {
-	rest, ok := strings.CutPrefix(step, pauseMark)
-	if !ok {
-		return 0, false
-	}
-	d, err := time.ParseDuration(rest)
-	return d, err == nil && d > 0
-}
-
-// pauseMark starts a pause's step; no session's name is that.
-const pauseMark = "⚡"
 
 // giveUp breaks the order, saying so: the step whose turn it is never
 // came.
@@ -181,6 +145,11 @@ func Parse(args []string) (steps []string, wait time.Duration, err error) {
 	p, err := Spec.Parse(args)
 	if err != nil {
 		return nil, 0, err
+	}
+	for _, st := range p.Args {
+		if err := checkFault(st); err != nil {
+			return nil, 0, err
+		}
 	}
 	return p.Args, p.Duration("wait"), nil
 }

@@ -24,14 +24,17 @@ type Faults struct {
 	Happened func(Fault)    // nil: nothing told
 }
 
-// Fault is something that happens to a run that no session asked for.
-// Today a fault is time running on: virtual time moves Advance on at
-// once, with no step between, as a process pause, a GC or a slow network
-// would let it (the sleepers whose time has come wake after it).
+// Fault is something that happens to a run that no session asked for,
+// between two steps: virtual time moves Advance on at once, with no step
+// between, as a process pause, a GC or a slow network would let it (the
+// sleepers whose time has come wake after it); and Do does what else it
+// does (a server restarting empty). An error from Do stops the schedule.
 type Fault struct {
-	Line    string        // as the steps name it: "time +2s"
-	Note    string        // as the transcript says it
-	Advance time.Duration // how far virtual time moves on
+	Line    string                   // as the steps name it: "time +2s", "restart"
+	Note    string                   // as the transcript says it
+	Saved   string                   // as a saved schedule's line names it (package order: "⚡2s")
+	Advance time.Duration            // how far virtual time moves on
+	Do      func(at time.Time) error // nil: nothing more; at is the fault's time as events are stamped (see Stamp)
 }
 
 // faults is a schedule's fault state: what it may offer, how many have
@@ -78,9 +81,15 @@ func (s *Sched) happen(c *Cmd) {
 	f.happened++
 	s.last, s.lastName, s.lastArgs = c.Step(), "", nil
 	s.steps = append(s.steps, s.last)
-	s.sched = append(s.sched, Step{Session: FaultSession, Line: c.Line, Pause: fault.Advance})
+	s.sched = append(s.sched, Step{Session: FaultSession, Line: c.Line, Saved: fault.Saved})
 	if f.Happened != nil {
 		f.Happened(fault)
+	}
+	if fault.Do != nil {
+		if err := fault.Do(s.v.Now().Add(time.Duration(len(s.steps)))); err != nil {
+			s.err = err
+			return
+		}
 	}
 	if fault.Advance > 0 {
 		s.v.Advance(fault.Advance)

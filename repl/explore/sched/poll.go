@@ -1,8 +1,6 @@
 package sched
 
 import (
-	"time"
-
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/explore/poll"
 )
@@ -16,10 +14,10 @@ import (
 // (the send that sees the change is the next step) or the session sends
 // something else.
 type Step struct {
-	Session string        // the session that sent it
-	Line    string        // the command's words, joined by spaces
-	Repeats int           // how many more times it was sent for the same answer (0: not a poll)
-	Pause   time.Duration // a fault's step (Session FaultSession): how far time ran on
+	Session string // the session that sent it
+	Line    string // the command's words, joined by spaces
+	Repeats int    // how many more times it was sent for the same answer (0: not a poll)
+	Saved   string // a fault's step (Session FaultSession): as a saved schedule's line names it
 }
 
 // String is the step as the raw steps name it: "session command".
