@@ -24,6 +24,11 @@
 // BIDDER [--slot KEY] ...)". The word kernel reads an *Error as a usage
 // error: status 2.
 //
+// --help is no flag of any spec: HelpAsked says a call asks for the
+// word's help (or its subcommand's), wherever the parser would read a
+// flag, and the word kernel answers it before the word runs, so that
+// Parse and its callers never see it.
+//
 // The package imports nothing of the project but package duration, so
 // that the language, the lab and explore read arguments alike.
 package flags

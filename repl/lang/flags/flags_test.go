@@ -244,3 +244,42 @@ func TestOneHint(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpAsked: --help asks for the word's help, or its subcommand's,
+// wherever the parser reads a flag; never after -- nor as --flag=--help.
+func TestHelpAsked(t *testing.T) {
+	tests := []struct {
+		spec *Spec
+		args string
+		want *Spec // nil: no help asked
+	}{
+		{bookLocked, "--help", bookLocked},
+		{bookLocked, "alice --help t1", bookLocked},
+		{bookLocked, "alice t1 --work --help", bookLocked}, // a word that starts with -- is no flag's value
+		{bookLocked, "alice t1 --wrk 1s --help", bookLocked},
+		{bookLocked, "alice t1 --lock=--help", nil},
+		{bookLocked, "alice -- --help", nil},
+		{bookLocked, "alice t1 --help=yes", nil},
+		{bookLocked, "", nil},
+		{redlock, "--help", redlock},
+		{redlock, "up --help", redlock.Sub("up")},
+		{redlock, "status k --help", redlock.Sub("status")},
+		{redlock, "upp --help", redlock},
+		{redlock, "status -- --help", nil},
+		{load, "--redlock 3 --help", load}, // the word's help, all forms
+		{explore, "x.lab --help", explore},
+		{explore, "x.lab -- --help", nil},
+	}
+	for _, tt := range tests {
+		if got := tt.spec.HelpAsked(strings.Fields(tt.args)); got != tt.want {
+			t.Errorf("%s %s: help of %v, want %v", tt.spec.Name, tt.args, specName(got), specName(tt.want))
+		}
+	}
+}
+
+func specName(s *Spec) string {
+	if s == nil {
+		return "none"
+	}
+	return s.Name
+}
