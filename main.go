@@ -24,6 +24,7 @@ import (
 )
 
 const usage = `usage: locklab [OPTIONS] [FILE.lab|FILE.sh [ARG ...] | -c LINE | CMD [ARG ...]]
+       locklab [OPTIONS] explore|test ...   (each with its own --help)
 
 With no server options locklab starts an embedded Redis; with them it connects
 like redis-cli. Options (as redis-cli's):

@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/locklab/locklab/repl/explore"
+	"github.com/locklab/locklab/repl/lang/words"
 )
 
 // isExplore reports whether the command line is `locklab explore ...`.
@@ -15,12 +17,17 @@ func isExplore(o Options) bool {
 	return !o.HasLine && len(o.Args) >= 1 && o.Args[0] == "explore"
 }
 
-// runExplore is `locklab explore ...`: Ctrl-C, or SIGTERM (`timeout 60
+// runExplore is `locklab explore ...` (`locklab explore --help` prints
+// what `help explore` does): Ctrl-C, or SIGTERM (`timeout 60
 // locklab explore ...`), SIGHUP or SIGQUIT (Ctrl-\, which would dump every
 // goroutine), stops the search and reports what ran; after any but
 // Ctrl-C locklab then ends by it. A signal locklab was started with
 // ignored stays ignored.
 func runExplore(o Options, stdout, stderr io.Writer) int {
+	if help, ok := words.HelpAsked(o.Args); ok { // the explore word's help
+		fmt.Fprintln(stdout, help)
+		return 0
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)

@@ -47,6 +47,22 @@ type testOptions struct {
 
 const testUsage = "usage: locklab [-h HOST -p PORT ...] test [-j N] [--timeout DUR] [--run REGEX] [-v] [--tap|--json] [--junit FILE] [--update] [DIR|FILE.lab ...]"
 
+// testHelp is `locklab test --help`.
+const testHelp = testUsage + `
+Runs every .lab under the folders and files named (the current folder when
+none) as a test, each on a fresh embedded Redis (with -h/-p/-u, on that
+server, one after another); status 0 only when every lab passed.
+  -j N           how many labs run at once (default: one per CPU)
+  --timeout DUR  a lab still running after DUR is an ERROR (default 60s)
+  --run REGEX    only the labs whose path REGEX matches
+  -v             show what each lab printed
+  --tap          TAP version 13 on stdout
+  --json         one JSON object on stdout
+  --junit FILE   also write JUnit XML to FILE
+  --update       rewrite the failing expectations to what the run saw
+  --help         this text
+`
+
 // parseTestFlags reads test's flags, anywhere among the paths.
 func parseTestFlags(args []string) (testOptions, error) {
 	t := testOptions{jobs: runtime.NumCPU(), timeout: 60 * time.Second}
@@ -119,6 +135,10 @@ func (t *testOptions) set(flag, v string) error {
 // another), in parallel; a report per lab and a summary. Status 0 only
 // when every lab passed; 2 for bad flags; 130 after Ctrl-C.
 func runTests(o Options, stdout, stderr io.Writer) int {
+	if slices.Contains(o.Args[1:], "--help") {
+		fmt.Fprint(stdout, testHelp)
+		return 0
+	}
 	t, err := parseTestFlags(o.Args[1:])
 	if err != nil {
 		fmt.Fprintln(stderr, "locklab:", err)

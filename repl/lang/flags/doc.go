@@ -16,11 +16,18 @@
 // Duration (a DUR with its unit, read by package duration: a bare number
 // is refused with its one message), and Enum (one of Choices).
 //
-// Every error is one line (*Error) that names the word and the problem
-// and says what to do: "book: unknown flag --wrk (did you mean
-// --work?)", "book-locked: --ttl needs a duration such as 5s or 300ms,
-// got \"abc\"", "book: missing BIDDER (usage: book BIDDER [--slot KEY]
-// ...)". The word kernel reads an *Error as a usage error: status 2.
+// Every error is one line (*Error): the word, the problem, and one hint
+// in parentheses, the name meant for a typo near one, else the word's
+// usage line: "book: unknown flag --wrk (did you mean --work?)",
+// "load: --retry needs one of fixed, backoff, notify, got \"bogus\"
+// (usage: load [--workers N] ...)", "book: missing BIDDER (usage: book
+// BIDDER [--slot KEY] ...)". The word kernel reads an *Error as a usage
+// error: status 2.
+//
+// --help is no flag of any spec: HelpAsked says a call asks for the
+// word's help (or its subcommand's), wherever the parser would read a
+// flag, and the word kernel answers it before the word runs, so that
+// Parse and its callers never see it.
 //
 // The package imports nothing of the project but package duration, so
 // that the language, the lab and explore read arguments alike.

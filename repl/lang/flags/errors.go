@@ -1,12 +1,11 @@
 package flags
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Error is a word's bad arguments, in one line: the word, the problem,
-// and what to do. The word kernel reads it as a usage error (status 2).
+// and one hint, in parentheses: the name meant, for a typo near one
+// (did you mean --work?), else the usage line. The word kernel reads it
+// as a usage error (status 2).
 type Error struct {
 	Word, Problem string
 }
@@ -14,19 +13,22 @@ type Error struct {
 func (e *Error) Error() string { return e.Word + ": " + e.Problem }
 
 // Errorf is a problem with the arguments of the word s reads, worded as
-// the parser words its own (book: ...): for the checks a word makes once
-// its flags are read (--locks more than --workers).
+// the parser words its own (book: ..., with the usage line as its hint):
+// for the checks a word makes once its flags are read (--locks more than
+// --workers).
 func (s *Spec) Errorf(format string, a ...any) error {
-	return &Error{Word: s.Name, Problem: fmt.Sprintf(format, a...)}
+	return s.withUsage(fmt.Sprintf(format, a...))
 }
 
-// withUsage is a problem the usage line answers (a missing or extra
-// argument).
+// withUsage is a problem with the usage line as its hint: every problem
+// but a typo near a name (a bad value, a missing or extra argument, an
+// unknown flag or subcommand nothing is near, a word's own check).
 func (s *Spec) withUsage(problem string) error {
-	return s.Errorf("%s (usage: %s)", problem, s.Usage())
+	return &Error{Word: s.Name, Problem: problem + " (usage: " + s.Usage() + ")"}
 }
 
-// unknownFlag is an unknown --name, with the nearest flag or the list.
+// unknownFlag is an unknown --name, with the nearest flag, else the
+// usage line.
 func (s *Spec) unknownFlag(name string) error {
 	var names []string
 	for _, f := range s.Flags {
@@ -34,14 +36,17 @@ func (s *Spec) unknownFlag(name string) error {
 			names = append(names, "--"+f.Name)
 		}
 	}
-	switch near := Nearest("--"+name, names); {
-	case near != "":
-		return s.Errorf("unknown flag --%s (did you mean %s?)", name, near)
-	case len(names) == 0:
-		return s.Errorf("unknown flag --%s (%s takes no flags)", name, s.Name)
-	default:
-		return s.Errorf("unknown flag --%s (%s takes %s)", name, s.Name, strings.Join(names, ", "))
+	return s.nearOrUsage("unknown flag --"+name, "--"+name, names)
+}
+
+// nearOrUsage is a problem with a word that is none of names: its hint
+// is the name nearest the word, when it is close enough to be a typo,
+// else the usage line.
+func (s *Spec) nearOrUsage(problem, word string, names []string) error {
+	if near := Nearest(word, names); near != "" {
+		return &Error{Word: s.Name, Problem: problem + " (did you mean " + near + "?)"}
 	}
+	return s.withUsage(problem)
 }
 
 // Nearest is the one of names closest to word, by edit distance, when it

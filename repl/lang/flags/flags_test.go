@@ -20,6 +20,9 @@ var bookLocked = &Spec{Name: "book-locked",
 		{Name: "seats", Kind: Int, Min: 1, Default: "1"},
 	}}
 
+// bookLockedUsage is the hint of book-locked's errors but a typo's.
+var bookLockedUsage = " (usage: " + bookLocked.Usage() + ")"
+
 var redlock = &Spec{Name: "redlock", Subs: []*Spec{
 	{Name: "redlock up", Flags: []Flag{{Name: "nodes", Kind: Int, Min: 1, Default: "5"}, {Name: "real", Kind: Bool}}},
 	{Name: "redlock down"},
@@ -48,34 +51,34 @@ func TestParse(t *testing.T) {
 		{bookLocked, "--release=blind alice t1 --seats=3", "[alice t1] ttl=5s work=300ms watchdog=false release=blind seats=3"},
 		{bookLocked, "alice -- --t1", "[alice --t1] ttl=5s work=300ms watchdog=false release=eval seats=1"},
 		{bookLocked, "alice t1 --wrk 1s", "book-locked: unknown flag --wrk (did you mean --work?)"},
-		{bookLocked, "alice t1 --zzzzzz 1s", "book-locked: unknown flag --zzzzzz (book-locked takes --lock, --ttl, --work, --watchdog, --release, --seats)"},
-		{bookLocked, "alice t1 --ttl abc", `book-locked: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "abc"`},
-		{bookLocked, "alice t1 --work 300", "book-locked: --work 300: 300 needs a unit: 300s or 300ms"},
-		{bookLocked, "alice t1 --work", "book-locked: --work needs a duration such as 5s or 300ms (nothing followed it)"},
-		{bookLocked, "alice t1 --work --watchdog", "book-locked: --work needs a duration such as 5s or 300ms (nothing followed it)"},
-		{bookLocked, "alice t1 --release maybe", `book-locked: --release needs one of get-del, eval, blind, got "maybe"`},
-		{bookLocked, "alice t1 --seats 0", `book-locked: --seats needs a whole number, 1 or more, got "0"`},
-		{bookLocked, "alice t1 --watchdog=yes", "book-locked: --watchdog is a switch: give it alone, not --watchdog=yes"},
-		{bookLocked, "alice t1 --ttl 1s --ttl 2s", "book-locked: --ttl given twice: give it once"},
-		{bookLocked, "alice", "book-locked: missing TOKEN (usage: " + bookLocked.Usage() + ")"},
-		{bookLocked, "", "book-locked: missing BIDDER TOKEN (usage: " + bookLocked.Usage() + ")"},
-		{bookLocked, "alice t1 extra", `book-locked: unexpected argument "extra" (usage: ` + bookLocked.Usage() + ")"},
+		{bookLocked, "alice t1 --zzzzzz 1s", "book-locked: unknown flag --zzzzzz" + bookLockedUsage},
+		{bookLocked, "alice t1 --ttl abc", `book-locked: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "abc"` + bookLockedUsage},
+		{bookLocked, "alice t1 --work 300", "book-locked: --work 300: 300 needs a unit: 300s or 300ms" + bookLockedUsage},
+		{bookLocked, "alice t1 --work", "book-locked: --work needs a duration such as 5s or 300ms, got nothing" + bookLockedUsage},
+		{bookLocked, "alice t1 --work --watchdog", "book-locked: --work needs a duration such as 5s or 300ms, got nothing" + bookLockedUsage},
+		{bookLocked, "alice t1 --release maybe", `book-locked: --release needs one of get-del, eval, blind, got "maybe"` + bookLockedUsage},
+		{bookLocked, "alice t1 --seats 0", `book-locked: --seats needs a whole number, 1 or more, got "0"` + bookLockedUsage},
+		{bookLocked, "alice t1 --watchdog=yes", "book-locked: --watchdog is a switch: give it alone, not --watchdog=yes" + bookLockedUsage},
+		{bookLocked, "alice t1 --ttl 1s --ttl 2s", "book-locked: --ttl given twice: give it once" + bookLockedUsage},
+		{bookLocked, "alice", "book-locked: missing TOKEN" + bookLockedUsage},
+		{bookLocked, "", "book-locked: missing BIDDER TOKEN" + bookLockedUsage},
+		{bookLocked, "alice t1 extra", `book-locked: unexpected argument "extra"` + bookLockedUsage},
 		{redlock, "up --nodes 3", "up [] nodes=3 real=false"},
 		{redlock, "status", "status []"},
 		{redlock, "status k", "status [k]"},
 		{redlock, "", "redlock: missing up|down|status (usage: redlock up [--nodes N] [--real] | down | status [KEY])"},
 		{redlock, "upp", `redlock: unknown subcommand "upp" (did you mean up?)`},
-		{redlock, "frobnicate", `redlock: unknown subcommand "frobnicate" (redlock takes up, down, status)`},
+		{redlock, "frobnicate", `redlock: unknown subcommand "frobnicate" (usage: redlock up [--nodes N] [--real] | down | status [KEY])`},
 		{redlock, "down now", `redlock down: unexpected argument "now" (usage: redlock down)`},
 		{load, "--workers 3", "[] workers=3"},
 		{load, "--redlock 3 --seed 7", "[] redlock=3 seed=7"},
-		{load, "--seed 7", "load: unknown flag --seed (load takes --workers)"},
+		{load, "--seed 7", "load: unknown flag --seed (usage: load [--workers N] | load --redlock N [--seed N])"},
 		{explore, "x.lab --no-reduce a b", "[x.lab a b] no-reduce=true seed=1"},
 		{explore, "--seed 3 x.lab -- --no-reduce", "[x.lab --no-reduce] no-reduce=false seed=3"},
 		{explore, "", "explore: missing FILE.lab (usage: explore [--no-reduce] [--seed N] FILE.lab [ARG ...])"},
-		{pause, "alice 300", "pause: DUR 300: 300 needs a unit: 300s or 300ms"},
-		{pause, "alice soon", `pause: DUR needs a duration such as 5s or 300ms, got "soon"`},
-		{pause, "alice -1s", `pause: DUR needs a duration such as 5s or 300ms, got "-1s"`},
+		{pause, "alice 300", "pause: DUR 300: 300 needs a unit: 300s or 300ms (usage: pause SESSION DUR)"},
+		{pause, "alice soon", `pause: DUR needs a duration such as 5s or 300ms, got "soon" (usage: pause SESSION DUR)`},
+		{pause, "alice -1s", `pause: DUR needs a duration such as 5s or 300ms, got "-1s" (usage: pause SESSION DUR)`},
 		{pause, "alice 1s", "[alice 1s]"},
 	}
 	for _, tt := range tests {
@@ -140,20 +143,20 @@ func TestCheck(t *testing.T) {
 	}{
 		{"alice t1", "kk", ""},
 		{"$b $t", "uu", ""},
-		{"$args", "u", "book-locked: missing TOKEN (usage: " + bookLocked.Usage() + ")"},
-		{"$b --slot $s", "ukku", "book-locked: unknown flag --slot (book-locked takes --lock, --ttl, --work, --watchdog, --release, --seats)"},
-		{"$b $t $x", "uuu", "book-locked: unexpected argument (a word known only at run time) (usage: " + bookLocked.Usage() + ")"},
+		{"$args", "u", "book-locked: missing TOKEN" + bookLockedUsage},
+		{"$b --slot $s", "ukku", "book-locked: unknown flag --slot" + bookLockedUsage},
+		{"$b $t $x", "uuu", "book-locked: unexpected argument (a word known only at run time)" + bookLockedUsage},
 		{"$b --wrk 1s", "ukk", "book-locked: unknown flag --wrk (did you mean --work?)"},
-		{"$b --ttl abc", "ukk", `book-locked: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "abc"`},
+		{"$b --ttl abc", "ukk", `book-locked: --ttl needs a duration of at least 1ms, such as 5s or 300ms, got "abc"` + bookLockedUsage},
 		{"$b t --ttl $d", "ukku", ""},
 		{"$b --wrk $d", "uku", "book-locked: unknown flag --wrk (did you mean --work?)"},
-		{"alice", "k", "book-locked: missing TOKEN (usage: " + bookLocked.Usage() + ")"},
+		{"alice", "k", "book-locked: missing TOKEN" + bookLockedUsage},
 		{"$b -- --wrk", "ukk", ""},
 		{"$b $t --release $r", "uuku", ""},
 		{`"$@"`, "u", ""},
 		{`--wrk "$@"`, "ku", "book-locked: unknown flag --wrk (did you mean --work?)"},
 		{`--ttl "$@"`, "ku", ""},
-		{`alice "${args[@]}" --ttl 5`, "kukk", "book-locked: --ttl 5: 5 needs a unit: 5s or 5ms"},
+		{`alice "${args[@]}" --ttl 5`, "kukk", "book-locked: --ttl 5: 5 needs a unit: 5s or 5ms" + bookLockedUsage},
 	}
 	for _, tt := range tests {
 		var known []bool
@@ -212,4 +215,71 @@ func TestHint(t *testing.T) {
 			t.Errorf("hint after %q:\n got %s\nwant %s", args, got, want)
 		}
 	}
+}
+
+// oneHint says an error ends with its one hint: the name meant, or the
+// usage line.
+func oneHint(msg string) bool {
+	typo := strings.HasSuffix(msg, "?)") && strings.Count(msg, " (did you mean ") == 1
+	usage := strings.HasSuffix(msg, ")") && strings.Count(msg, " (usage: ") == 1
+	return typo != usage
+}
+
+// TestOneHint: every problem the parser finds ends with one hint, the
+// enum's too (before, a bad --release had none).
+func TestOneHint(t *testing.T) {
+	calls := map[*Spec][]string{
+		bookLocked: {"alice t1 --wrk 1s", "alice t1 --zzzzzz 1s", "alice t1 --ttl abc", "alice t1 --work 300", "alice t1 --work",
+			"alice t1 --release maybe", "alice t1 --release", "alice t1 --seats 0", "alice t1 --watchdog=yes", "alice t1 --ttl 1s --ttl 2s", "alice", "a b c"},
+		redlock: {"", "upp", "frobnicate", "up --nodes x", "up --nods 3", "down now"},
+		load:    {"--seed 7", "--redlock", "--redlock 3 --seed x", "--workers=0"},
+		pause:   {"alice 300", "alice soon"},
+	}
+	for spec, list := range calls {
+		for _, args := range list {
+			_, err := spec.Parse(strings.Fields(args))
+			if err == nil || !oneHint(err.Error()) {
+				t.Errorf("%s %s: %v, want an error with one hint", spec.Name, args, err)
+			}
+		}
+	}
+}
+
+// TestHelpAsked: --help asks for the word's help, or its subcommand's,
+// wherever the parser reads a flag; never after -- nor as --flag=--help.
+func TestHelpAsked(t *testing.T) {
+	tests := []struct {
+		spec *Spec
+		args string
+		want *Spec // nil: no help asked
+	}{
+		{bookLocked, "--help", bookLocked},
+		{bookLocked, "alice --help t1", bookLocked},
+		{bookLocked, "alice t1 --work --help", bookLocked}, // a word that starts with -- is no flag's value
+		{bookLocked, "alice t1 --wrk 1s --help", bookLocked},
+		{bookLocked, "alice t1 --lock=--help", nil},
+		{bookLocked, "alice -- --help", nil},
+		{bookLocked, "alice t1 --help=yes", nil},
+		{bookLocked, "", nil},
+		{redlock, "--help", redlock},
+		{redlock, "up --help", redlock.Sub("up")},
+		{redlock, "status k --help", redlock.Sub("status")},
+		{redlock, "upp --help", redlock},
+		{redlock, "status -- --help", nil},
+		{load, "--redlock 3 --help", load}, // the word's help, all forms
+		{explore, "x.lab --help", explore},
+		{explore, "x.lab -- --help", nil},
+	}
+	for _, tt := range tests {
+		if got := tt.spec.HelpAsked(strings.Fields(tt.args)); got != tt.want {
+			t.Errorf("%s %s: help of %v, want %v", tt.spec.Name, tt.args, specName(got), specName(tt.want))
+		}
+	}
+}
+
+func specName(s *Spec) string {
+	if s == nil {
+		return "none"
+	}
+	return s.Name
 }

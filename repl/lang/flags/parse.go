@@ -61,11 +61,7 @@ func (s *Spec) parseSub(args []string) (*Parsed, error) {
 	}
 	sub := s.Sub(args[0])
 	if sub == nil {
-		hint := strings.Join(s.subNames(), ", ")
-		if near := Nearest(args[0], s.subNames()); near != "" {
-			return nil, s.Errorf("unknown subcommand %q (did you mean %s?)", args[0], near)
-		}
-		return nil, s.Errorf("unknown subcommand %q (%s takes %s)", args[0], s.Name, hint)
+		return nil, s.nearOrUsage(fmt.Sprintf("unknown subcommand %q", args[0]), args[0], s.subNames())
 	}
 	p, err := sub.Parse(args[1:])
 	if p != nil {
@@ -96,7 +92,7 @@ func (p *Parsed) readFlag(args []string) (int, error) {
 	used := 1
 	if !inline {
 		if len(args) < 2 || isFlag(args[1]) || args[1] == "--" {
-			return 0, p.Spec.Errorf("--%s needs %s (nothing followed it)", name, f.wants())
+			return 0, p.Spec.Errorf("--%s needs %s, got nothing", name, f.wants())
 		}
 		value, used = args[1], 2
 	}

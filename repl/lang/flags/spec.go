@@ -223,3 +223,31 @@ func (s *Spec) form(args []string) *Spec {
 	}
 	return s
 }
+
+// HelpAsked is the spec whose help a call asks for with --help, or nil:
+// the word's own (book alice --help), or its subcommand's (redlock
+// acquire --help). --help asks wherever the parser would read it as a
+// flag: anywhere among the arguments, but not after "--" (book -- --help
+// is a positional argument), and never as a flag's value, which no word
+// that starts with "--" is (`--work --help` asks; `--key=--help` gives
+// the key). Parse itself never reads --help: the word kernel answers it
+// before the word runs.
+func (s *Spec) HelpAsked(args []string) *Spec {
+	if len(s.Subs) > 0 && len(args) > 0 {
+		if sub := s.Sub(args[0]); sub != nil {
+			return sub.HelpAsked(args[1:])
+		}
+	}
+	for _, a := range args {
+		switch a {
+		case "--":
+			return nil
+		case HelpFlag:
+			return s
+		}
+	}
+	return nil
+}
+
+// HelpFlag is the flag that asks for a word's help.
+const HelpFlag = "--help"

@@ -17,7 +17,9 @@
 // names a bidder, whether explore can run it (Unexplorable, which both
 // explore's reading of a script and its runs ask), its pre-run Check,
 // its Effects on the servers the lab starts (what the precheck of a
-// whole script follows) and its long Help. What a feature keeps between lines lives in the shell's
+// whole script follows) and its long Help. `WORD --help` prints that help
+// (what `help WORD` prints) for every word of the table, answered here
+// once, before the word's Run, Check or Effects could see it. What a feature keeps between lines lives in the shell's
 // Parts (see Part); what watches the runs is an Observer.
 //
 // The table is a literal list. A word's Run returns an error (see Error) and

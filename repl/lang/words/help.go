@@ -35,7 +35,7 @@ func help(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(out, "  %s\n      %s\n", w.Usage, w.Summary)
 	}
 	fmt.Fprintf(out, "Shell words: %s\n", strings.Join(helpShellWords, " "))
-	fmt.Fprintln(out, "`help SET` shows a Redis command's syntax. Ctrl-C cancels, Ctrl-D or quit leaves.")
+	fmt.Fprintln(out, "`help SET` shows a Redis command's syntax, `help WORD` or `WORD --help` a lab word's. Ctrl-C cancels, Ctrl-D or quit leaves.")
 	return nil
 }
 
@@ -43,12 +43,8 @@ func helpCommand(env Env, words []string) error {
 	if group, ok := strings.CutPrefix(words[0], "@"); ok {
 		return helpGroup(env, group)
 	}
-	if w := Find(words[0]); w != nil && w.Help != nil {
-		fmt.Fprintln(env.Stdout(), w.Help())
-		return nil
-	}
 	if w := Find(words[0]); w != nil {
-		fmt.Fprintf(env.Stdout(), "  %s\n  summary: %s\n", w.Usage, w.Summary)
+		fmt.Fprintln(env.Stdout(), w.helpText(words[1:]))
 		return nil
 	}
 	cmd, _ := commands.Lookup(words)

@@ -79,6 +79,7 @@ func build() {
 	}
 	for i := range table {
 		fromSpec(&table[i])
+		answerHelp(&table[i])
 	}
 	byName = make(map[string]*Word, len(table))
 	for i := range table {

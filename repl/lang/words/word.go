@@ -39,7 +39,10 @@ type Word struct {
 	// script that names it, and stops a search whose run reaches it (a
 	// name known only at run time: c=cluster; $c up).
 	Unexplorable string
-	Run          func(ctx context.Context, env Env, args []string) error
+	// Run runs the word; args[0] is its name. It never sees a call that
+	// asks for its help (`WORD --help`): the table answers that itself
+	// (see answerHelp), and Check and Effects never see one either.
+	Run func(ctx context.Context, env Env, args []string) error
 	// Check, when set, says before a script runs what is wrong with the
 	// word's arguments (expect's grammar, a schedule line, a macro's
 	// usage): the script stops at FILE:LINE:COL before anything runs.
