@@ -8,6 +8,10 @@
 # did not replay"). Prints, per script: the runs that counted, the
 # verdict's kinds, the runs that gave the order up, and the slowest run.
 # Usage: bench/saved-replay.sh [RUNS] [SCRIPT ...]
+# EXPLORE_FLAGS are given to explore (a fault's story: EXPLORE_FLAGS=
+# '--faults 1 --fault-kinds time --property double-booking'); with
+# SERVER=embedded the saved scripts run on locklab's embedded Redis, not
+# on the redis-server (a restart's story: --fault-kinds restart).
 # Needs bash 5, go, redis-server, redis-cli and python3 (for a free port).
 set -euo pipefail
 export LC_ALL=C # EPOCHREALTIME with a dot
@@ -28,7 +32,9 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
   --dir "$work" --logfile "$work/redis.log" --pidfile "$work/redis.pid"
 until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.05; done
-echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $runs runs each on redis-server $(redis-server --version | awk '{print $3}')"
+target=(-p "$port") on="redis-server $(redis-server --version | awk '{print $3}')"
+[ "${SERVER:-}" = embedded ] && target=() on="locklab's embedded Redis"
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $runs runs each on $on${EXPLORE_FLAGS:+, explore $EXPLORE_FLAGS}"
 
 # verdict is the verdict lines on stdin (after the gutter of explore's
 # replayed run), their times (+0.300s) masked.
@@ -37,12 +43,13 @@ verdict() { sed -n 's/^\(.*│ \)\{0,1\}\(verdict: .*\)/\2/p' | sed 's/+[0-9.]*s
 kinds() { sed 's/^verdict: \([^:]*\):.*/\1/' | sort -u | paste -sd+; }
 
 for s in "${scripts[@]}"; do
-  "$lab" explore --save "$work/$s.lab" "scripts/$s.lab" >"$work/$s.explore" 2>&1 || true
+  # shellcheck disable=SC2086 # EXPLORE_FLAGS is words
+  "$lab" explore ${EXPLORE_FLAGS:-} --save "$work/$s.lab" "scripts/$s.lab" >"$work/$s.explore" 2>&1 || true
   want=$(sed -n '/^its run, replayed/,$p' "$work/$s.explore" | verdict)
   ok=0 gaveup=0 slowest=0
   for ((i = 0; i < runs; i++)); do
     t0=$EPOCHREALTIME
-    "$lab" -p "$port" "$work/$s.lab" >"$work/out" 2>"$work/err" || true
+    "$lab" "${target[@]}" "$work/$s.lab" >"$work/out" 2>"$work/err" || true
     t1=$EPOCHREALTIME
     ms=$(((${t1/./} - ${t0/./}) / 1000))
     ((ms > slowest)) && slowest=$ms
