@@ -29,7 +29,7 @@ var Spec = &flags.Spec{Name: "explore", FlagsFirst: true,
 		{Name: "walk", Kind: flags.Int, Help: "N random walks, not all of them"},
 		{Name: "seed", Kind: flags.Int, Value: "S", Default: "1", Help: "the seed of --random and --walk"},
 		{Name: "faults", Kind: flags.Int, Value: "K", Help: "up to K faults a schedule, each at any point between steps (see --fault-kinds)"},
-		{Name: "fault-kinds", Kind: flags.String, Value: "KIND,...", Help: "the faults --faults chooses among: time (a pause until the next key expires), restart (the server restarts empty); default: all"},
+		{Name: "fault-kinds", Kind: flags.String, Value: "KIND,...", Help: "the faults --faults chooses among: time (a pause until the next key expires), restart (the server restarts empty), lost-reply (a write's reply never arrives); default: all"},
 		{Name: "max-schedules", Kind: flags.Int, Help: "stop after N schedules"},
 		{Name: "max-steps", Kind: flags.Int, Help: "stop a schedule after N steps"},
 		{Name: "replay", Kind: flags.Int, Help: "run schedule number N again, with its normal output"},
@@ -157,6 +157,8 @@ func (c *Command) check(choices string, set map[string]bool) error {
 		return errors.New("--faults K needs K > 0 faults a schedule (leave it out for none)")
 	case set["fault-kinds"] && c.Faults == 0:
 		return errors.New("--fault-kinds narrows the faults of --faults K: give --faults too")
+	case c.Oracle && c.Faults > 0 && slices.Contains(c.kinds(), "lost-reply"):
+		return errors.New("--oracle compares what the checker believes with the server, and a lost reply leaves the checker knowing what its session learnt, less than the server holds: give --fault-kinds time,restart, or leave out --oracle")
 	case set["replay"] && c.Replay == 0:
 		return errors.New("--replay 0: schedules are numbered from 1, as the report prints them (#3 is --replay 3)")
 	case set["random"] && c.Random <= 0:

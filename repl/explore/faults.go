@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/explore/order"
 	"github.com/locklab/locklab/repl/explore/sched"
@@ -18,7 +19,7 @@ import (
 // schedule (nothing when it could change nothing there).
 type faultKind struct {
 	name, help string
-	offer      func(r faultRig) []sched.Fault
+	offer      func(r faultRig, can []*sched.Cmd) []sched.Fault
 }
 
 // faultRig is what a schedule's faults act on: its server, and its
@@ -32,6 +33,7 @@ type faultRig struct {
 var faultKinds = []faultKind{
 	{"time", "time runs on to the next key's expiry while no session runs (a pause)", timeFault},
 	{"restart", "the server restarts empty, as with no persistence: every key and script gone", restartFault},
+	{"lost-reply", "a write the server runs whose reply never reaches its session", lostReplyFaults},
 }
 
 // faultKindNames are the kinds' names, for --fault-kinds and its errors.
@@ -78,11 +80,11 @@ func (o Options) faultsOf() func(r faultRig, out io.Writer) sched.Faults {
 // out as it happens.
 func (o Options) injected(r faultRig, out io.Writer) sched.Faults {
 	kinds := o.kinds()
-	offer := func() []sched.Fault {
+	offer := func(can []*sched.Cmd) []sched.Fault {
 		var all []sched.Fault
 		for _, k := range faultKinds {
 			if slices.Contains(kinds, k.name) {
-				all = append(all, k.offer(r)...)
+				all = append(all, k.offer(r, can)...)
 			}
 		}
 		return all
@@ -105,7 +107,7 @@ func (o Options) kinds() []string {
 // left). It is offered only while some key has a TTL: with none, time
 // running on changes nothing the server holds, and the sleepers' own
 // deadlines are the scheduler's to reach.
-func timeFault(r faultRig) []sched.Fault {
+func timeFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	next, ok := r.server.NextExpiry()
 	if !ok {
 		return nil
@@ -124,7 +126,7 @@ func timeFault(r faultRig) []sched.Fault {
 // HOLDERS when another client takes one). It is offered only while the
 // server holds a key: an empty server's restart would lose nothing but
 // its scripts.
-func restartFault(r faultRig) []sched.Fault {
+func restartFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	if r.server.KeyCount() == 0 {
 		return nil
 	}
@@ -137,6 +139,24 @@ func restartFault(r faultRig) []sched.Fault {
 	}
 	return []sched.Fault{{Line: "restart", Saved: order.RestartStep, Do: restart,
 		Note: "the server restarts empty (no persistence): every key and script is gone"}}
+}
+
+// lostReplyFaults are, for each command that may go and writes (Redis's
+// table does not call it read-only), that command going with its reply
+// lost: the server runs it, and its session gets an error instead of the
+// answer, as a client whose read timed out would (a SET NX that took the
+// lock, taken for a failure; a release that released, taken for one that
+// did not). A lost read is left out: it changes nothing on the server.
+func lostReplyFaults(_ faultRig, can []*sched.Cmd) []sched.Fault {
+	var out []sched.Fault
+	for _, c := range can {
+		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) {
+			continue
+		}
+		out = append(out, sched.Fault{Line: "lost reply: " + c.Step(), Lose: c,
+			Note: fmt.Sprintf("the reply to %s's %s is lost on the way back (the server runs it)", c.Session, c.Args[0])})
+	}
+	return out
 }
 
 // faultsMode is what the summary's mode says of --faults: ", at most 1

@@ -17,7 +17,12 @@ import (
 // a command:
 //   - time: while the lock exists (it has the only TTL), time runs on
 //     until it expires;
-//   - restart: while any key exists, the server loses every key.
+//   - restart: while any key exists, the server loses every key;
+//   - lost-reply: a client's next command (every one writes) goes, and
+//     the client gets no reply: a SET taken for a failure (the client
+//     is done, the lock held on the server), a release it no longer
+//     believes it holds the lock after. Main's first DEL may lose its
+//     reply too. A command with no reply leaves the run with no verdict.
 //
 // It counts the schedules by verdict: a holder whose lock expired under
 // it before its release (EXPIRED WHILE WORKING); a second client taking
@@ -37,7 +42,12 @@ func pauseLockModel(kinds ...string) map[string]int {
 			walk(m.step(o))
 		}
 	}
-	walk(lockModel{lock: -1})
+	start := lockModel{lock: -1}
+	walk(start)
+	if slices.Contains(kinds, "lost-reply") {
+		start.fault = "lost-reply" // main's DEL, its reply lost
+		walk(start)
+	}
 	return counts
 }
 
@@ -72,6 +82,13 @@ func (m lockModel) options(kinds []string) []string {
 	if slices.Contains(kinds, "restart") && (m.lock >= 0 || m.noted) {
 		opts = append(opts, "restart")
 	}
+	if slices.Contains(kinds, "lost-reply") {
+		for i := range 2 {
+			if m.pc[i] < 3 {
+				opts = append(opts, "lost"+string(rune('0'+i)))
+			}
+		}
+	}
 	return opts
 }
 
@@ -85,6 +102,8 @@ func (m lockModel) step(o string) lockModel {
 		m.lost = m.lost || m.lock >= 0
 		m.lock, m.noted, m.fault = -1, false, o
 		return m
+	case "lost0", "lost1":
+		return m.lostReply(int(o[4] - '0'))
 	}
 	i := int(o[0] - '0')
 	switch m.pc[i] {
@@ -108,8 +127,32 @@ func (m lockModel) step(o string) lockModel {
 	return m
 }
 
+// lostReply is client i's next command run by the server, its reply
+// lost.
+func (m lockModel) lostReply(i int) lockModel {
+	m.fault = "lost-reply"
+	switch m.pc[i] {
+	case 0: // the SET: taken for a failure, the lock held if it was free
+		if m.lock < 0 {
+			m.lock = i
+		}
+		m.pc[i] = 3
+	case 1:
+		m.noted, m.pc[i] = true, 2
+	default: // the release: it no longer believes
+		if m.lock == i {
+			m.lock = -1
+		}
+		m.pc[i], m.believes[i] = 3, false
+	}
+	return m
+}
+
 // group names the model's outcome as the summary does.
 func (m lockModel) group() string {
+	if m.fault == "lost-reply" {
+		return noVerdict // a command got no reply
+	}
 	var kinds []string
 	if m.expired {
 		kinds = append(kinds, "EXPIRED WHILE WORKING")
@@ -133,8 +176,8 @@ func (m lockModel) group() string {
 // schedules.
 func TestFaultsPauseModel(t *testing.T) {
 	sc := script(t, "testdata/pause-lock.lab")
-	for _, kinds := range []string{"time", "restart", ""} {
-		want := pauseLockModel(strings.Split(cmp.Or(kinds, "time,restart"), ",")...)
+	for _, kinds := range []string{"time", "restart", "lost-reply", ""} {
+		want := pauseLockModel(strings.Split(cmp.Or(kinds, "time,restart,lost-reply"), ",")...)
 		raw, err := Explore(context.Background(), sc, Options{Raw: true, Faults: 1, FaultKinds: kinds})
 		if err != nil {
 			t.Fatal(err)

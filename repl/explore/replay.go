@@ -143,8 +143,11 @@ func saved(sc Script, s *Schedule) string {
 	for i, st := range s.Steps {
 		fmt.Fprintf(&b, "#   %d. %s\n", i+1, stepLine(st))
 		sessions[i] = st.Session
-		if st.Session == sched.FaultSession {
+		switch {
+		case st.Session == sched.FaultSession:
 			sessions[i] = st.Saved
+		case st.Lost:
+			sessions[i] = order.LostStep(st.Session)
 		}
 	}
 	fmt.Fprintf(&b, "%s\n\n", order.Line(sessions))

@@ -110,6 +110,9 @@ func (r *Result) replayCommand(sc Script, n int) string {
 // many times it went for the same answer.
 func stepLine(st sched.Step) string {
 	line := shellquote.OneLine(shellquote.Word(st.Session) + " " + st.Line)
+	if st.Lost {
+		line += " " + sched.LostMark
+	}
 	if st.Repeats > 0 {
 		line += fmt.Sprintf("   (a poll: sent %d times for the same answer)", st.Sends())
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/capture"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/probe"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lab/timeline"
@@ -64,6 +65,7 @@ func (r *Run) Entered(e words.Entry) { r.tape.Entered(e) }
 
 func (r *Run) Sending(name string, args []string)      { r.rec.Sending(name, args) }
 func (r *Run) Failed(what string)                      { r.rec.Failed(what) }
+func (r *Run) Unanswered(ev session.Event)             { r.rec.Unanswered(ev, probe.CheckEvent(ev), turnOf(ev)) }
 func (r *Run) Begin()                                  { r.rec.Reset() }
 func (r *Run) Start() time.Time                        { return r.rec.Start() }
 func (r *Run) Judged() bool                            { return r.rec.Judged() }
@@ -99,4 +101,13 @@ func (r *Run) Timeline(ctx context.Context, main *session.Session) timeline.Time
 // Draw is the run's picture for the terminal, width columns wide.
 func (r *Run) Draw(ctx context.Context, main *session.Session, width int) string {
 	return timeline.Draw(r.Out, r.Timeline(ctx, main), width, false)
+}
+
+// turnOf is a probed event's turn in the server's order (nil: not
+// probed).
+func turnOf(ev session.Event) record.Turn {
+	if f := probe.FlightOf(ev); f != nil {
+		return f
+	}
+	return nil
 }

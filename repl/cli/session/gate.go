@@ -2,6 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
+
+	"github.com/locklab/locklab/repl/cli/resp"
 )
 
 // Gate decides when a session's next command goes out: a scheduler that
@@ -21,6 +24,7 @@ type Gate interface {
 // MULTI included, is one turn. A command refused its turn (ctx ended) is
 // not sent: its event carries the error.
 func GateMiddleware(g Gate) Middleware {
+	loser, _ := g.(ReplyLoser)
 	return func(next Do) Do {
 		return func(ctx context.Context, c *Conn, args []string) (Event, error) {
 			start := Now(ctx)
@@ -34,10 +38,26 @@ func GateMiddleware(g Gate) Middleware {
 			var e Event
 			defer func() { release(e) }() // deferred: a turn ends however the command does
 			e, err = next(ctx, c, args)
+			if loser != nil && err == nil && loser.ReplyLost(CallOf(ctx).Session) {
+				e.Reply, e.Err, err = resp.Reply{}, ErrReplyLost, ErrReplyLost
+			}
 			return e, err
 		}
 	}
 }
+
+// ReplyLoser is a gate that may lose a command's reply (explore's
+// lost-reply fault, a saved schedule's): the server ran the command, and
+// its session gets ErrReplyLost instead of the answer, as a client whose
+// read timed out would.
+type ReplyLoser interface {
+	// ReplyLost reports whether the reply of session name's command that
+	// has just gone is lost (asked once, after the server answered).
+	ReplyLost(name string) bool
+}
+
+// ErrReplyLost is the error of a command whose reply was lost.
+var ErrReplyLost = errors.New("no reply: it was lost on the way back (the server ran the command)")
 
 // GateError is a command its gate refused: it was not sent, and nothing
 // is wrong with the connection.

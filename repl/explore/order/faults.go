@@ -15,6 +15,8 @@ import (
 //	⚡2s       a pause: every session waits 2 s (and a millisecond more:
 //	          Redis expires a key once its time is past)
 //	⚡restart  the server restarts empty: every key and script gone
+//	⚡lost:S   session S's command goes, and its reply is lost (S gets
+//	          an error instead, as when its read timed out)
 const faultMark = "⚡"
 
 // RestartStep is a restart's step.
@@ -25,7 +27,10 @@ func PauseStep(d time.Duration) string { return faultMark + d.String() }
 
 // isFault reports whether a step is a fault's (no session's name starts
 // with the mark: a saved line never names one so).
-func isFault(step string) bool { return strings.HasPrefix(step, faultMark) }
+func isFault(step string) bool {
+	_, lost := lostOf(step)
+	return strings.HasPrefix(step, faultMark) && !lost
+}
 
 // pauseOf reads a pause's step: its duration, and whether step is one.
 func pauseOf(step string) (time.Duration, bool) {
@@ -38,7 +43,7 @@ func checkFault(step string) error {
 	if _, ok := pauseOf(step); !isFault(step) || ok || step == RestartStep {
 		return nil
 	}
-	return fmt.Errorf("schedule: %s is no fault's step (a pause is ⚡DURATION, as ⚡2s; a restart is %s)", step, RestartStep)
+	return fmt.Errorf("schedule: %s is no fault's step (a pause is ⚡DURATION, as ⚡2s; a restart is %s; a lost reply is %sSESSION)", step, RestartStep, lostMark)
 }
 
 // fault makes the fault step happen, then lets the next step be due. The
@@ -72,4 +77,27 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// LostStep is a step of session name whose reply was lost: the command
+// goes, and its session gets an error instead of the answer
+// (session.ReplyLoser): "⚡lost:alice".
+func LostStep(name string) string { return lostMark + name }
+
+// lostMark starts a lost reply's step.
+const lostMark = faultMark + "lost:"
+
+// lostOf reads a lost reply's step: its session, and whether step is one.
+func lostOf(step string) (string, bool) { return strings.CutPrefix(step, lostMark) }
+
+// ReplyLost reports whether the reply of session name's command that has
+// just gone is lost: its step was a lost reply's (session.ReplyLoser).
+func (g *Gate) ReplyLost(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.losing != name || name == "" {
+		return false
+	}
+	g.losing = ""
+	return true
 }

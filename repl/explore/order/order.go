@@ -28,6 +28,7 @@ type Gate struct {
 	broken  bool                   // the order was given up
 	last    map[string]poll.Answer // each session's last command, and its answer
 	polling bool                   // the step whose turn it is has polled: a repeat went, no step yet
+	losing  string                 // the session whose command went as a lost reply's step (see ReplyLost)
 
 	// Restart, when set, restarts the server empty, for a schedule's
 	// restart step (see faults.go); nil refuses one.
@@ -68,8 +69,11 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(sessi
 			}
 			continue
 		}
-		if !g.busy && g.steps[g.next] == name {
+		if lost, ok := lostOf(g.steps[g.next]); !g.busy && (g.steps[g.next] == name || ok && lost == name) {
 			g.busy = true
+			if ok {
+				g.losing = name // its reply is lost (ReplyLost)
+			}
 			g.mu.Unlock()
 			return func(e session.Event) { g.release(name, args, e) }, nil
 		}

@@ -117,9 +117,15 @@ func (s *Sched) turn() bool {
 	c := opts[pick]
 	s.chooser.Went(at, opts, pick)
 	if c.Session == FaultSession {
-		s.happen(c)
+		s.happen(opts, c)
 		return true
 	}
+	s.send(opts, c)
+	return true
+}
+
+// send lets c, one of opts, go as the schedule's next step.
+func (s *Sched) send(opts []*Cmd, c *Cmd) {
 	s.countPreemption(opts, c)
 	s.last, s.moved, s.lastName, s.lastArgs = c.Step(), false, c.Session, c.Args
 	s.steps = append(s.steps, s.last)
@@ -128,7 +134,6 @@ func (s *Sched) turn() bool {
 	i := slices.IndexFunc(s.turns, func(t *ticket) bool { return &t.Cmd == c })
 	s.turns[i].at = len(s.sched) - 1
 	s.grant(&s.turns, i)
-	return true
 }
 
 // options are the waiting commands that may go now, as far as the

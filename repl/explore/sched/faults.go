@@ -20,8 +20,8 @@ const FaultSession = "⚡"
 // between two steps (the transcript's line).
 type Faults struct {
 	Max      int
-	Offer    func() []Fault // the faults that could happen now; called with no command running
-	Happened func(Fault)    // nil: nothing told
+	Offer    func(can []*Cmd) []Fault // the faults that could happen now, can the commands that may go; called with no command running
+	Happened func(Fault)              // nil: nothing told
 }
 
 // Fault is something that happens to a run that no session asked for,
@@ -35,6 +35,11 @@ type Fault struct {
 	Saved   string                   // as a saved schedule's line names it (package order: "⚡2s")
 	Advance time.Duration            // how far virtual time moves on
 	Do      func(at time.Time) error // nil: nothing more; at is the fault's time as events are stamped (see Stamp)
+	// Lose, when set, is one of the commands that may go: it goes now,
+	// as a step of its own, and its session never gets the reply (see
+	// ReplyLost), as when a client's read times out after the server ran
+	// the command.
+	Lose *Cmd
 }
 
 // faults is a schedule's fault state: what it may offer, how many have
@@ -44,6 +49,7 @@ type faults struct {
 	happened int
 	offered  []Fault
 	cmds     []*Cmd
+	losing   []string // the sessions whose command went with its reply to be lost
 }
 
 // InjectFaults lets the schedule choose f's faults (explore's --faults).
@@ -62,7 +68,7 @@ func (s *Sched) withFaults(opts []*Cmd) []*Cmd {
 	if f.happened >= f.Max || f.Offer == nil {
 		return opts
 	}
-	f.offered, f.cmds = f.Offer(), f.cmds[:0]
+	f.offered, f.cmds = f.Offer(opts), f.cmds[:0]
 	if len(f.offered) == 0 {
 		return opts
 	}
@@ -72,19 +78,28 @@ func (s *Sched) withFaults(opts []*Cmd) []*Cmd {
 	return slices.Concat(opts, f.cmds)
 }
 
-// happen makes the offered fault c happen, as a step of the schedule's
-// own: virtual time moves on, and the chooser hears that it did. Called
-// with s.mu held.
-func (s *Sched) happen(c *Cmd) {
+// happen makes the offered fault c, one of opts, happen: a step of the
+// schedule's own, after which virtual time moves on and the chooser hears
+// that it did; or the command whose reply it loses goes. Called with
+// s.mu held.
+func (s *Sched) happen(opts []*Cmd, c *Cmd) {
 	f := &s.faults
 	fault := f.offered[slices.Index(f.cmds, c)]
 	f.happened++
-	s.last, s.lastName, s.lastArgs = c.Step(), "", nil
-	s.steps = append(s.steps, s.last)
-	s.sched = append(s.sched, Step{Session: FaultSession, Line: c.Line, Saved: fault.Saved})
 	if f.Happened != nil {
 		f.Happened(fault)
 	}
+	if fault.Lose != nil {
+		s.send(opts, fault.Lose)
+		s.sched[len(s.sched)-1].Lost = true
+		s.last = c.Step() // among the steps, the option that went: "⚡ lost reply: alice SET ..."
+		s.steps[len(s.steps)-1] = s.last
+		f.losing = append(f.losing, fault.Lose.Session)
+		return
+	}
+	s.last, s.lastName, s.lastArgs = c.Step(), "", nil
+	s.steps = append(s.steps, s.last)
+	s.sched = append(s.sched, Step{Session: FaultSession, Line: c.Line, Saved: fault.Saved})
 	if fault.Do != nil {
 		if err := fault.Do(s.v.Now().Add(time.Duration(len(s.steps)))); err != nil {
 			s.err = err
@@ -96,4 +111,18 @@ func (s *Sched) happen(c *Cmd) {
 		s.moved = true
 		s.chooser.Moved()
 	}
+}
+
+// ReplyLost reports whether the reply of session name's command that has
+// just gone is lost (a lost-reply fault chose it): the gate's middleware
+// asks once the server answered (session.ReplyLoser).
+func (s *Sched) ReplyLost(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.Index(s.faults.losing, name)
+	if i < 0 {
+		return false
+	}
+	s.faults.losing = slices.Delete(s.faults.losing, i, i+1)
+	return true
 }

@@ -1,17 +1,22 @@
 package sched
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/clock"
 )
 
 // pauses offers one fault at every turn: time running on by d.
 func pauses(max int, d time.Duration) Faults {
-	return Faults{Max: max, Offer: func() []Fault { return []Fault{{Line: "time +" + d.String(), Advance: d}} }}
+	return Faults{Max: max, Offer: func([]*Cmd) []Fault { return []Fault{{Line: "time +" + d.String(), Advance: d}} }}
 }
 
 // withPauses is every order of l's commands (no sleeps) with at most max
@@ -122,5 +127,50 @@ func TestFaultsTold(t *testing.T) {
 	r := runFaults(t, lab{"a": {"SET x 1", "sleep 1s", "SET x 2"}}, Plan{Prefix: []int{0, 1}}, f)
 	if r.order != "a1 ⚡1 a2" || !slices.Equal(told, []string{"time +3s"}) || !r.end.Equal(t0.Add(4*time.Second)) {
 		t.Errorf("got %q, told %q, ended at %v", r.order, told, r.end.Sub(t0))
+	}
+}
+
+// TestFaultsLostReply: a lost-reply fault lets its command go as a step
+// of its own, named as the option was; its session hears once that the
+// reply is lost (ReplyLost), and no other session does.
+func TestFaultsLostReply(t *testing.T) {
+	f := Faults{Max: 1, Offer: func(can []*Cmd) []Fault {
+		var out []Fault
+		for _, c := range can {
+			out = append(out, Fault{Line: "lost reply: " + c.Step(), Lose: c})
+		}
+		return out
+	}}
+	v := clock.NewVirtual(t0)
+	s := New(v, Plan{Prefix: []int{2}}) // a1, b1, then the lost variants of a1 and b1: a1's
+	s.InjectFaults(f)
+	go s.Drive(context.Background())
+	var heard sync.Map
+	var wg sync.WaitGroup
+	for _, name := range []string{"a", "b"} {
+		s.JobStarting()
+		wg.Go(func() {
+			defer s.JobEnded()
+			s.JobBegins(context.Background(), name)
+			release, err := s.Turn(context.Background(), name, []string{"SET", name, "1"})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			heard.Store(name, [2]bool{s.ReplyLost(name), s.ReplyLost(name)})
+			release(session.Event{Args: []string{"SET", name, "1"}})
+		})
+	}
+	s.Waiting()
+	wg.Wait()
+	s.RunDone()
+	ran := s.Ran()
+	a, _ := heard.Load("a")
+	b, _ := heard.Load("b")
+	if a != [2]bool{true, false} || b != [2]bool{false, false} || ran.Faults != 1 {
+		t.Errorf("a heard %v, b %v, %d faults", a, b, ran.Faults)
+	}
+	if ran.Steps[0] != "⚡ lost reply: a SET a 1" || !ran.Schedule[0].Lost || ran.Schedule[0].String() != "a SET a 1 ⚡ reply lost" {
+		t.Errorf("steps %q, schedule %+v", ran.Steps, ran.Schedule)
 	}
 }

@@ -18,10 +18,20 @@ type Step struct {
 	Line    string // the command's words, joined by spaces
 	Repeats int    // how many more times it was sent for the same answer (0: not a poll)
 	Saved   string // a fault's step (Session FaultSession): as a saved schedule's line names it
+	Lost    bool   // the command's reply was lost (a lost-reply fault)
 }
 
-// String is the step as the raw steps name it: "session command".
-func (st Step) String() string { return st.Session + " " + st.Line }
+// String is the step as the raw steps name it: "session command", and
+// "⚡ reply lost" after a command whose reply was lost.
+func (st Step) String() string {
+	if st.Lost {
+		return st.Session + " " + st.Line + " " + LostMark
+	}
+	return st.Session + " " + st.Line
+}
+
+// LostMark follows a step whose reply was lost, where steps are listed.
+const LostMark = "⚡ reply lost"
 
 // Sends is how many times the step's command went: 1, or 1 + Repeats.
 func (st Step) Sends() int { return 1 + st.Repeats }

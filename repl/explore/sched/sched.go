@@ -86,9 +86,10 @@ type Choice struct {
 }
 
 var (
-	_ clock.Clock  = (*Sched)(nil)
-	_ session.Gate = (*Sched)(nil)
-	_ jobs.Tracker = (*Sched)(nil)
+	_ clock.Clock        = (*Sched)(nil)
+	_ session.Gate       = (*Sched)(nil)
+	_ session.ReplyLoser = (*Sched)(nil)
+	_ jobs.Tracker       = (*Sched)(nil)
 )
 
 // New makes the scheduler of one schedule; the script's own

@@ -369,6 +369,38 @@ func (a *Annotator) Lost(t time.Time, how string) {
 		if h != nil && !h.released && (h.expires.IsZero() || h.expires.After(t)) {
 			h.lostAt, h.lostHow = t, how
 		}
+		if how == LostInRestart {
+			l.removed = true // the server holds no lock now
+		}
+	}
+	if how == LostInRestart {
+		for key := range a.slots {
+			a.resetSlot(key) // nor any booking
+		}
+	}
+}
+
+// Unanswered reads a command whose reply never reached its session (a
+// lost reply): its session learnt nothing from it, so it is granted no
+// lock and counted no booking; but a session that sent a release
+// (DEL, UNLINK, a script on the lock's key) stopped working under that
+// lock when it sent it, whatever came of it. What the server did shows in
+// the next reads.
+func (a *Annotator) Unanswered(e Event) {
+	if e.End.After(a.last) {
+		a.last = e.End
+	}
+	var keys []string
+	switch e.name() {
+	case "DEL", "UNLINK":
+		keys = e.Args[1:]
+	case "EVAL", "EVALSHA":
+		keys, _, _ = lockargs.EvalKeys(e.Args)
+	}
+	for _, key := range keys {
+		if l := a.locks[key]; l != nil && l.current != nil && l.current.session == e.Session && !l.current.released {
+			l.current.stopBelieving(e.Start)
+		}
 	}
 }
 

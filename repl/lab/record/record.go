@@ -130,6 +130,25 @@ func (r *Recorder) Observe(e session.Event, c check.Event, turn Turn, say func([
 	say(notes)
 }
 
+// Unanswered takes an event that got no reply (its Err says why), and
+// whose command the server may have run and a probe read (turn, nil for
+// none): its turn in the server's order is let go, so that the events
+// after it in that order do not wait for it, and it is kept for the
+// timeline ("no reply"). The annotator reads it as unanswered
+// (check.Annotator.Unanswered): its session learnt nothing from it.
+func (r *Recorder) Unanswered(e session.Event, c check.Event, turn Turn) {
+	if turn == nil {
+		return
+	}
+	turn.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.End = turn.Take()
+	c.End = e.End
+	r.ann.Unanswered(c)
+	r.keep(e, nil)
+}
+
 // keep keeps an event and its notes for the timeline, numbered in the
 // order the annotator read them. r.mu is held.
 func (r *Recorder) keep(e session.Event, notes []check.Note) {

@@ -57,6 +57,7 @@ func (s *Shell) send(ctx context.Context, e *env, name string, args []string, pr
 		s.obs.Deliver(e.hc.Stderr, out, ev, mode, s.cfg.Flags.ExitOnError)
 	}})
 	if err != nil {
+		s.obs.Unanswered(ev)
 		return ev.Reply, e.ConnFailed(ctx, sess.Target(), err)
 	}
 	return ev.Reply, nil

@@ -20,6 +20,10 @@ func ConnFailed(ctx context.Context, stderr io.Writer, t session.Target, err err
 		fmt.Fprintln(stderr, "locklab:", gate.Err) // not sent: the connection is fine
 		return Status(1)
 	}
+	if errors.Is(err, session.ErrReplyLost) {
+		fmt.Fprintln(stderr, "Error:", err) // a fault explore chose: the connection is fine
+		return Status(1)
+	}
 	fmt.Fprintln(stderr, session.Describe(err, t))
 	if session.IsAuthError(err) {
 		fmt.Fprintln(stderr, "hint: check the credentials (-a/--pass, --user, REDISCLI_AUTH, or the -u URL); the next command tries again.")
@@ -55,7 +59,7 @@ var ErrServerDown = errors.New("the run's server could not be reached")
 // cluster, which a script may crash on purpose.
 func Unreachable(err error, t session.Target) bool {
 	var gate *session.GateError
-	return !errors.As(err, &gate) && !session.IsServerError(err) && !session.IsDropped(err) && !t.Embedded && t.Role == ""
+	return !errors.As(err, &gate) && !errors.Is(err, session.ErrReplyLost) && !session.IsServerError(err) && !session.IsDropped(err) && !t.Embedded && t.Role == ""
 }
 
 // ServerDown reports that a script's own server could not be reached,

@@ -27,6 +27,10 @@ type Observer interface {
 	TTYFor(w io.Writer, mode cliflags.Output) bool
 	// Failed counts a command of the run that failed (what says where and why).
 	Failed(what string)
+	// Unanswered takes a command that went out and got no reply (its
+	// event carries the error): one the server ran may have been read by
+	// the lab already (a probe's), and is let go.
+	Unanswered(ev session.Event)
 	// Begin starts a new run; Start is when the run began.
 	Begin()
 	Start() time.Time
