@@ -308,8 +308,8 @@ func (r *runner) prepare(ctx context.Context, ctl Conn) error {
 		if err != nil {
 			return err
 		}
-		if reply.Str != s.SHA {
-			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.SHA)
+		if reply.Str != s.SHA() {
+			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.SHA())
 		}
 	}
 	return nil
