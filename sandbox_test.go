@@ -138,7 +138,8 @@ func (tr probeTree) probe(t *testing.T, env []string, args []string, accesses ..
 // refused by the kernel what its policy leaves out (a canary beside its
 // folder, its home, its folder's parent, any program but redis-server),
 // and keeps what it needs, in the modes whose policies differ: -c, a
-// script and an output named on the command line, explore --save. With
+// script and an output named on the command line, one command (no
+// temporary folder), explore --save. With
 // LOCKLAB_NO_LANDLOCK=1 the canary is read.
 func TestSandboxEnforced(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -166,6 +167,9 @@ func TestSandboxEnforced(t *testing.T) {
 		{[]string{"--svg", tr.out + "/run.svg", tr.scripts + "/y.lab"}, map[string]string{
 			"read " + tr.scripts + "/y.lab": "ok", "read " + tr.scripts + "/notes.txt": "ok", "write " + tr.scripts + "/y.lab": "denied",
 			"write " + tr.out + "/run.svg": "ok", "list " + tr.out: "denied", "read " + canary: "denied",
+		}},
+		{[]string{"PING"}, map[string]string{ // one command starts no server: no temporary folder, no redis-server
+			"write " + tr.tmp + "/new.txt": "denied", "read " + tr.lab + "/x.lab": "ok", "read " + canary: "denied",
 		}},
 		{[]string{"explore", "--save", "saved.lab", tr.scripts + "/y.lab"}, map[string]string{
 			"read " + tr.scripts + "/y.lab": "ok", "write " + tr.lab + "/saved.lab": "ok", "read " + canary: "denied",

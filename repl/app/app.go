@@ -85,7 +85,9 @@ func Main(o Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 	confineIf(o, stdin, stderr) // the target is open (--cacert read, the embedded server listening)
-	if o.ShareCPUs {
+	// One command runs nothing beside it: no CPUs to share (and resizing
+	// stops the world).
+	if o.ShareCPUs && !isOneCommand(o) {
 		shareCPUs(target, os.Getenv("GOMAXPROCS") != "")
 	}
 	in.sessions = session.NewSet(target)
@@ -174,11 +176,11 @@ func (in *input) run(ctx context.Context) int {
 			picture, picture, strings.Join(in.opts.Args, " "))
 		return 2
 	}
-	if !in.opts.HasLine && !looksLikeFile(in.opts.Args[0]) && words.Classify(in.opts.Args, words.StandIn).Kind == words.Redis {
+	if isRedisCommand(in.opts) {
 		if in.sessions.Target.Embedded {
 			fmt.Fprintln(in.stderr, "locklab: no server named: this ran on an embedded Redis that ends with the command, data and all (`locklab` keeps one for a whole session; -p PORT uses a server)")
 		}
-		if f.Repeat == 0 && f.Interval == 0 && !f.StdinLastArg {
+		if !repeats(f) {
 			// One Redis command, as redis-cli runs it: Ctrl-C ends the process
 			// at once (SIGINT's default), and no signal handler is set up.
 			return in.runLine(ctx, quoteWords(in.opts.Args), false)
@@ -196,6 +198,25 @@ func (in *input) run(ctx context.Context) int {
 		return in.runFile(ctx, in.opts.Args[0], in.opts.Args[1:])
 	}
 	return in.runLine(ctx, quoteWords(in.opts.Args), false) // a lab word given as arguments (locklab load ...)
+}
+
+// isRedisCommand reports whether o's arguments are one Redis command (not
+// a script, nor a lab word), as `locklab SET k v` gives it.
+func isRedisCommand(o Options) bool {
+	return !o.HasLine && len(o.Args) > 0 && !looksLikeFile(o.Args[0]) && words.Classify(o.Args, words.StandIn).Kind == words.Redis
+}
+
+// repeats reports whether redis-cli's options run the command more than
+// once as it is given: -r N, -i SECONDS, or -x (its last argument from
+// stdin).
+func repeats(f cliflags.Options) bool {
+	return f.Repeat != 0 || f.Interval != 0 || f.StdinLastArg
+}
+
+// isOneCommand reports whether o runs one Redis command once, as
+// redis-cli SET k v does, and nothing else.
+func isOneCommand(o Options) bool {
+	return !o.Flags.Pipe && isRedisCommand(o) && !repeats(o.Flags)
 }
 
 // newShell makes the shell for this run. notes is whether it annotates by

@@ -41,8 +41,14 @@ func confineIf(o Options, stdin io.Reader, stderr io.Writer) {
 // what every run needs: the REPL writes in its start folder and its
 // history file (made now, as the sandbox allows the file, not its
 // folder); a script or explore reads its script's folder; --svg,
-// --mermaid and explore --save write their files.
+// --mermaid and explore --save write their files. One Redis command
+// given as arguments starts no redis-server (only lab words do) and
+// writes no file: it needs neither, nor a look for the program on PATH
+// (told from a lab word by the words' table: Main installs it first).
 func needs(o Options, stdin io.Reader) sandbox.Run {
+	if !isExplore(o) && !isTest(o) && isOneCommand(o) {
+		return sandbox.InStartDir()
+	}
 	run := sandbox.Here()
 	switch {
 	case isExplore(o):

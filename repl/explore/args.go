@@ -41,9 +41,6 @@ var Spec = &flags.Spec{Name: "explore", FlagsFirst: true,
 		{Name: "mermaid", Kind: flags.String, Value: "FILE", Help: "write its timeline to FILE as Mermaid"},
 	}}
 
-// Usage is the explore command's syntax.
-var Usage = Spec.Usage()
-
 // Command is `locklab explore` with its flags read.
 type Command struct {
 	Options

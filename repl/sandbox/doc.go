@@ -10,7 +10,8 @@
 // any Redis host. The policy is one literal table (policy.go) plus the
 // rows a run adds: its start folder, the scripts and output files named
 // on the command line, the REPL's history file, the temporary folder
-// and the redis-server program. A path that does not exist is skipped.
+// and the redis-server program (these two not for a run that starts no
+// server: InStartDir). A path that does not exist is skipped.
 //
 // Landlock applies to the whole process, for ever, and to its children:
 // Restrict is called once, by locklab as its own process, never by a

@@ -76,9 +76,18 @@ type Run struct {
 // Here is a Run in this process's start folder, temporary folder and
 // PATH.
 func Here() Run {
+	run := InStartDir()
+	run.TempDir = os.TempDir()
+	run.RedisServer, _ = exec.LookPath("redis-server")
+	return run
+}
+
+// InStartDir is a Run in this process's start folder that starts no
+// redis-server: it has no rules for the program, its dynamic loader or
+// its servers' temporary folder, and does not look for it on PATH.
+func InStartDir() Run {
 	dir, _ := os.Getwd()
-	bin, _ := exec.LookPath("redis-server")
-	return Run{StartDir: dir, TempDir: os.TempDir(), RedisServer: bin}
+	return Run{StartDir: dir}
 }
 
 // For is the policy of run: the host table and run's own rows.

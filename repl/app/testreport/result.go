@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -31,12 +32,12 @@ type Result struct {
 
 // expectFailed is the line a failed expectation prints:
 // "FILE:LINE:COL: expected ..., got ...".
-var expectFailed = regexp.MustCompile(`(?m)^(\S+:\d+:\d+: expected .*)$`)
+var expectFailed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(\S+:\d+:\d+: expected .*)$`) })
 
 // FirstFailure is the first failed expectation a transcript shows, or
 // "".
 func FirstFailure(output string) string {
-	if m := expectFailed.FindStringSubmatch(output); m != nil {
+	if m := expectFailed().FindStringSubmatch(output); m != nil {
 		return m[1]
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -22,13 +23,15 @@ type Seen struct {
 // seenLine is "FILE:LINE:COL: expected ..., got X" where X is a value
 // (quoted as Go quotes it, or a number): an expectation `--update` can
 // rewrite. A verdict or a missing reply is not such a value.
-var seenLine = regexp.MustCompile(`(?m)^(.+):(\d+):\d+: expected .*, got ("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)$`)
+var seenLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(.+):(\d+):\d+: expected .*, got ("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)$`)
+})
 
 // Failures is every failed expectation of file a transcript shows, with
 // the value seen.
 func Failures(file, output string) []Seen {
 	var out []Seen
-	for _, m := range seenLine.FindAllStringSubmatch(output, -1) {
+	for _, m := range seenLine().FindAllStringSubmatch(output, -1) {
 		if m[1] != file {
 			continue
 		}

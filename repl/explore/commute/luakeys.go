@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/locklab/locklab/repl/cli/commands"
 )
@@ -17,21 +18,28 @@ import (
 // that does otherwise, or cannot be read (EVALSHA of a script this run
 // did not load), is taken as touching anything.
 
+// The patterns that read a body, each compiled on its first use (not as
+// locklab starts: most runs read no script).
 var (
-	luaCall = regexp.MustCompile(`(?:redis|server)\s*\.\s*p?call\s*\(`)
-	luaKey  = regexp.MustCompile(`^KEYS\s*\[[^\[\]]*\]$`)
+	luaCall = lazyRegexp(`(?:redis|server)\s*\.\s*p?call\s*\(`)
+	luaKey  = lazyRegexp(`^KEYS\s*\[[^\[\]]*\]$`)
 	// luaEscape is a way to reach redis.call other than by its name.
-	luaEscape = regexp.MustCompile(`\b(_G|_ENV|loadstring|load|getfenv|setfenv|rawget|setmetatable|require|dofile)\b`)
+	luaEscape = lazyRegexp(`\b(_G|_ENV|loadstring|load|getfenv|setfenv|rawget|setmetatable|require|dofile)\b`)
 	// luaKeysUse is a use of KEYS: what comes before it, and after.
-	luaKeysUse = regexp.MustCompile(`(#?\s*)\bKEYS\b(\s*\[[^\[\]]*\]\s*=?=?)?`)
+	luaKeysUse = lazyRegexp(`(#?\s*)\bKEYS\b(\s*\[[^\[\]]*\]\s*=?=?)?`)
 )
+
+// lazyRegexp is pattern, compiled on its first use.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // keysRead reports whether body only reads KEYS: its length (#KEYS) or
 // an element (KEYS[1]), never assigning one, aliasing the table
 // (local k = KEYS) or handing it to a function (table.insert(KEYS, x)):
 // a script that rewrites KEYS[1] calls with a key it did not declare.
 func keysRead(body string) bool {
-	for _, m := range luaKeysUse.FindAllStringSubmatch(body, -1) {
+	for _, m := range luaKeysUse().FindAllStringSubmatch(body, -1) {
 		length, element := strings.HasPrefix(m[1], "#"), m[2]
 		assigned := strings.HasSuffix(element, "=") && !strings.HasSuffix(element, "==")
 		if !length && (element == "" || assigned) {
@@ -49,10 +57,10 @@ func sha(body string) string {
 
 // keysDeclared reports whether body touches no key but through KEYS.
 func keysDeclared(body string) bool {
-	if body == "" || luaEscape.MatchString(body) || !keysRead(body) {
+	if body == "" || luaEscape().MatchString(body) || !keysRead(body) {
 		return false
 	}
-	calls := luaCall.FindAllStringIndex(body, -1)
+	calls := luaCall().FindAllStringIndex(body, -1)
 	if strings.Count(strings.ToLower(body), "call") != len(calls) { // redis.call under another name
 		return false
 	}
@@ -80,7 +88,7 @@ func callKeysDeclared(args []string) bool {
 		return false
 	}
 	keys := keysAt(args, cmd.FirstKey, cmd.LastKey, cmd.KeyStep)
-	return keys != nil && !slices.ContainsFunc(keys, func(k string) bool { return !luaKey.MatchString(k) })
+	return keys != nil && !slices.ContainsFunc(keys, func(k string) bool { return !luaKey().MatchString(k) })
 }
 
 // luaArgs splits a call's arguments, from just after its "(" to the ")"

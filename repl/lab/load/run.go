@@ -294,9 +294,9 @@ func (r *runner) checkKeys(ctx context.Context, ctl Conn) error {
 
 // tokenPattern is the workers' lock tokens: w3-i7 is worker 3's seventh
 // cycle.
-var tokenPattern = regexp.MustCompile(`^w[1-9][0-9]*-i[1-9][0-9]*$`)
+var tokenPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^w[1-9][0-9]*-i[1-9][0-9]*$`) })
 
-func isToken(v string) bool { return tokenPattern.MatchString(v) }
+func isToken(v string) bool { return tokenPattern().MatchString(v) }
 
 // prepare deletes the run's keys and loads the scripts.
 func (r *runner) prepare(ctx context.Context, ctl Conn) error {
@@ -308,8 +308,8 @@ func (r *runner) prepare(ctx context.Context, ctl Conn) error {
 		if err != nil {
 			return err
 		}
-		if reply.Str != s.SHA {
-			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.SHA)
+		if reply.Str != s.SHA() {
+			return fmt.Errorf("SCRIPT LOAD answered %s, expected %s", reply.Str, s.SHA())
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Script is one Lua script the lab sends.
@@ -14,13 +15,20 @@ type Script struct {
 	Keys []string // what KEYS[1], KEYS[2], ... are; their count is numkeys
 	Args []string // what ARGV[1], ARGV[2], ... are
 	Body string   // the Lua, as sent
-	SHA  string   // SHA1 of Body in hex, as SCRIPT LOAD answers it
+	sha  func() string
 }
 
 func newScript(name, doc string, keys, args []string, body string) *Script {
-	sum := sha1.Sum([]byte(body))
-	return &Script{Name: name, Doc: doc, Keys: keys, Args: args, Body: body, SHA: hex.EncodeToString(sum[:])}
+	sha := sync.OnceValue(func() string {
+		sum := sha1.Sum([]byte(body))
+		return hex.EncodeToString(sum[:])
+	})
+	return &Script{Name: name, Doc: doc, Keys: keys, Args: args, Body: body, sha: sha}
 }
+
+// SHA is the SHA1 of Body in hex, as SCRIPT LOAD answers it; it is
+// computed on first use, not as locklab starts.
+func (s *Script) SHA() string { return s.sha() }
 
 // NumKeys is the numkeys of its EVAL: how many of its arguments are keys
 // (Inspect's are as many as it reads: see Eval; a release's waiting mark
@@ -35,7 +43,7 @@ func (s *Script) Eval(keys []string, argv ...string) []string {
 
 // EvalSHA is Eval by its SHA1, for a server that has loaded it.
 func (s *Script) EvalSHA(keys []string, argv ...string) []string {
-	return run("EVALSHA", s.SHA, keys, argv)
+	return run("EVALSHA", s.SHA(), keys, argv)
 }
 
 func run(name, script string, keys, argv []string) []string {
@@ -54,7 +62,7 @@ func (s *Script) RunBy(args []string) bool {
 	case "EVAL", "EVAL_RO":
 		return args[1] == s.Body
 	case "EVALSHA", "EVALSHA_RO":
-		return strings.EqualFold(args[1], s.SHA)
+		return strings.EqualFold(args[1], s.SHA())
 	}
 	return false
 }

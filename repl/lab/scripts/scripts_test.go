@@ -24,15 +24,15 @@ func TestSHA(t *testing.T) {
 		scripts.FencedBook: "b1cea259c08b385346e577b3b60c86b011297d59",
 	}
 	for s, sha := range pinned {
-		if s.SHA != sha {
-			t.Errorf("%s: SHA %s, want %s", s.Name, s.SHA, sha)
+		if s.SHA() != sha {
+			t.Errorf("%s: SHA %s, want %s", s.Name, s.SHA(), sha)
 		}
 	}
 	for kind, addr := range redistest.Servers(t) {
 		conn := redistest.Dial(t, addr)
 		for _, s := range scripts.All() {
-			if r, _ := conn.Do("SCRIPT", "LOAD", s.Body); r.Kind != resp.Bulk || r.Str != s.SHA {
-				t.Errorf("%s: SCRIPT LOAD %s answered %v, want %s", kind, s.Name, r, s.SHA)
+			if r, _ := conn.Do("SCRIPT", "LOAD", s.Body); r.Kind != resp.Bulk || r.Str != s.SHA() {
+				t.Errorf("%s: SCRIPT LOAD %s answered %v, want %s", kind, s.Name, r, s.SHA())
 			}
 		}
 	}
@@ -75,13 +75,13 @@ func TestRun(t *testing.T) {
 		t.Errorf("release with its own token: %v, want 1", r)
 	}
 	for args, want := range map[string]bool{
-		"EVAL " + scripts.Release.Body:                    true,
-		"evalsha " + strings.ToUpper(scripts.Release.SHA): true,
-		"EVAL_RO " + scripts.Release.Body:                 true,
-		"EVAL " + scripts.Extend.Body:                     false,
-		"EVALSHA " + scripts.Extend.SHA:                   false,
-		"GET " + scripts.Release.Body:                     false,
-		"EVAL":                                            false,
+		"EVAL " + scripts.Release.Body:                      true,
+		"evalsha " + strings.ToUpper(scripts.Release.SHA()): true,
+		"EVAL_RO " + scripts.Release.Body:                   true,
+		"EVAL " + scripts.Extend.Body:                       false,
+		"EVALSHA " + scripts.Extend.SHA():                   false,
+		"GET " + scripts.Release.Body:                       false,
+		"EVAL":                                              false,
 	} {
 		name, script, _ := strings.Cut(args, " ")
 		words := []string{name}

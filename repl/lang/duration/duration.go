@@ -15,11 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 )
 
 // bare is a number with no unit: 3, -3, +0.5, .5, 3.
-var bare = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)$`)
+var bare = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)$`) })
 
 // NoUnitError is a bare number given for a DUR.
 type NoUnitError struct{ Number string }
@@ -38,8 +39,8 @@ var ErrSyntax = errors.New("want a duration such as 300ms or 2s")
 // anything else ErrSyntax. The sign and the range are the caller's to
 // judge.
 func Parse(s string) (time.Duration, error) {
-	if bare.MatchString(s) {
-		if zero.MatchString(s) {
+	if bare().MatchString(s) {
+		if zero().MatchString(s) {
 			return 0, nil
 		}
 		return 0, &NoUnitError{Number: s}
@@ -52,7 +53,7 @@ func Parse(s string) (time.Duration, error) {
 }
 
 // zero is a bare number that is 0 (0, 0.0, -0, .0).
-var zero = regexp.MustCompile(`^[+-]?0*\.?0*$`)
+var zero = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?0*\.?0*$`) })
 
 // Flag reads value, the DUR given to flag (--work), and says what is
 // wrong with it as every word says it: "--work 3: 3 needs a unit: 3s or

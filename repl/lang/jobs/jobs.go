@@ -221,7 +221,7 @@ func bindJob(st *syntax.Stmt, name string, word *syntax.Word) {
 // deviceWord is the lane of session NAME (see laneDevice), +suffix, with
 // NAME the (maybe not yet expanded) session word.
 func deviceWord(name *syntax.Word, suffix string) *syntax.Word {
-	parts := []syntax.WordPart{&syntax.SglQuoted{Value: laneDevice}}
+	parts := []syntax.WordPart{&syntax.SglQuoted{Value: laneDevice()}}
 	parts = append(parts, &syntax.DblQuoted{Parts: name.Parts})
 	return &syntax.Word{Parts: append(parts, &syntax.SglQuoted{Value: suffix})}
 }

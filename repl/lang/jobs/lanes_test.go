@@ -15,9 +15,9 @@ func TestSessionFile(t *testing.T) {
 		path, name string
 		stderr, ok bool
 	}{
-		{laneDevice + "bob", "bob", false, true},
-		{laneDevice + "bob/err", "bob", true, true},
-		{laneDevice, "job", false, true}, // `book $w &` with $w empty
+		{laneDevice() + "bob", "bob", false, true},
+		{laneDevice() + "bob/err", "bob", true, true},
+		{laneDevice(), "job", false, true}, // `book $w &` with $w empty
 		{"/dev/locklab/bob", "", false, false},
 		{"/dev/locklab/bob/err", "", false, false},
 		{"\x00locklab/bob", "", false, false},
@@ -45,7 +45,7 @@ func TestJobWritesItsLane(t *testing.T) {
 		}
 		return true
 	})
-	want := map[string]bool{laneDevice + "bob": false, laneDevice + "bob/err": true}
+	want := map[string]bool{laneDevice() + "bob": false, laneDevice() + "bob/err": true}
 	for _, lane := range lanes {
 		if stderr, ok := want[lane]; ok {
 			if name, isErr, isLane := SessionFile(lane); name != "bob" || isErr != stderr || !isLane {

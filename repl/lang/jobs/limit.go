@@ -39,10 +39,10 @@ const StartWord = "\x00job"
 // the job's slot. As a lane (see laneDevice), it holds the secret no
 // script knows: one that named it could take a starting job's slot and
 // place in the table, and end the job there.
-var jobHook = "\x00job-slot-" + secret
+var jobHook = sync.OnceValue(func() string { return "\x00job-slot-" + secret() })
 
 // IsHook reports whether path is a background job's hook (see Begin).
-func IsHook(path string) bool { return path == jobHook }
+func IsHook(path string) bool { return path == jobHook() }
 
 // limit counts the background jobs of one shell.
 type limit struct {
@@ -233,7 +233,7 @@ func guardList(list []*syntax.Stmt, texts map[*syntax.Stmt]string) []*syntax.Stm
 		inner := *st
 		inner.Background = false
 		st.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{idStmt(), &inner, callStmt(endWord)}}
-		st.Redirs = []*syntax.Redirect{{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: QuotedWord(jobHook)}}
+		st.Redirs = []*syntax.Redirect{{Op: syntax.RdrOut, N: &syntax.Lit{Value: "2"}, Word: QuotedWord(jobHook())}}
 		out = append(out, start, st)
 	}
 	if out == nil {
@@ -249,7 +249,7 @@ func sessionWord(st *syntax.Stmt) *syntax.Word {
 		return nil
 	}
 	parts := st.Redirs[0].Word.Parts
-	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != laneDevice {
+	if q, ok := parts[0].(*syntax.SglQuoted); !ok || q.Value != laneDevice() {
 		return nil
 	}
 	return &syntax.Word{Parts: parts[1:2]}
@@ -277,7 +277,7 @@ func guarded(st *syntax.Stmt) bool {
 		return false
 	}
 	q, ok := st.Redirs[0].Word.Parts[0].(*syntax.SglQuoted)
-	return ok && q.Value == jobHook
+	return ok && q.Value == jobHook()
 }
 
 // allStmtLists are every list of statements n holds, where a job may be.

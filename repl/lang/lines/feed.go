@@ -50,7 +50,9 @@ func (f *Feed) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		if !inside {
-			line = promptPrefix().ReplaceAllString(line, "")
+			if mayHavePrompt(line) {
+				line = promptPrefix().ReplaceAllString(line, "")
+			}
 			f.entry.Reset()
 		}
 		f.cont = endsInContinuation(line)
@@ -101,6 +103,13 @@ func (f *Feed) promptFor(inside bool) string {
 var promptPrefix = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\$ |(redis|embedded|not connected|[\w.-]+:\d+)(\[\d+\])?(\(TX\))?> )`)
 })
+
+// mayHavePrompt reports whether line could start with a promptPrefix:
+// every prompt ends in "> " but the shell's "$ ". It spares the pattern
+// (and its compiling) the lines that cannot, most of them.
+func mayHavePrompt(line string) bool {
+	return strings.HasPrefix(line, "$ ") || strings.Contains(line, "> ")
+}
 
 // endsInContinuation reports whether a line ends in an odd number of
 // backslashes, i.e. in a `\` that escapes the newline.

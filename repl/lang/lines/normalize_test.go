@@ -53,3 +53,24 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// TestEntryIsTheCurrentOne: Entry (the history's line) is the entry just
+// read, prompt and all dropped, whether or not a line could hold a
+// prompt; a continued line is part of its entry.
+func TestEntryIsTheCurrentOne(t *testing.T) {
+	f := NewFeed(From(strings.NewReader("SET k v\n$ HELLO 2\nGET k\nEVAL \\\n  x\n")), nil)
+	f.Restart(NewParser())
+	var got []string
+	for _, err := range f.Parser.InteractiveSeq(f) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Parser.Incomplete() {
+			got = append(got, f.Entry())
+		}
+	}
+	want := []string{"SET k v\n", "HELLO 2\n", "GET k\n", "EVAL \\\n  x\n"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+}

@@ -33,7 +33,10 @@ var aliases = map[string][]string{"run": {"source", ".", "bash", "sh"}, "help": 
 
 // table is every word of the lab, built on first use (start-up stays
 // light) from the kernel's words and the features Install gave, and its
-// index by name.
+// index by name. A word's Usage, Check and Help are made from its Spec
+// (fromSpec), and its --help answered (answerHelp), when it is first
+// handed out: telling one Redis command from the lab's words (Find)
+// completes none.
 var (
 	mu        sync.Mutex
 	installed [][]Word
@@ -58,6 +61,9 @@ func Table() []Word {
 	mu.Lock()
 	defer mu.Unlock()
 	build()
+	for i := range table {
+		complete(&table[i])
+	}
 	return table
 }
 
@@ -77,10 +83,6 @@ func build() {
 	for _, set := range installed {
 		table = append(table, set...)
 	}
-	for i := range table {
-		fromSpec(&table[i])
-		answerHelp(&table[i])
-	}
 	byName = make(map[string]*Word, len(table))
 	for i := range table {
 		byName[table[i].Name] = &table[i]
@@ -93,7 +95,18 @@ func Find(name string) *Word {
 	mu.Lock()
 	defer mu.Unlock()
 	build()
-	return byName[name]
+	return complete(byName[name])
+}
+
+// complete makes w's Usage, Check and Help from its Spec and answers its
+// --help (answerHelp), once (nil stays nil).
+func complete(w *Word) *Word {
+	if w != nil && !w.filled {
+		fromSpec(w)
+		answerHelp(w)
+		w.filled = true
+	}
+	return w
 }
 
 // helpShellWords are the shell's own words the lab keeps, for help and

@@ -61,6 +61,7 @@ type Word struct {
 	// before anything runs.
 	Effects func(args []string, known []bool) []Effect
 	alias   bool // another name of a word (source, bash ... of run), not listed by help
+	filled  bool // complete made its Usage, Check and Help and answered its --help
 }
 
 // Effect is one thing a call does to the servers the lab starts, or
