@@ -16,9 +16,19 @@ import (
 // explored in both orders.
 type Access struct {
 	keys   []string
-	read   bool // it only reads
-	global bool // it may touch anything
-	none   bool // it touches no data (PING, ECHO, TIME)
+	read   bool   // it only reads
+	global bool   // it may touch anything (on its server)
+	none   bool   // it touches no data (PING, ECHO, TIME)
+	server string // the server it goes to: "" for the lab's own (see On)
+}
+
+// On is a, for a command sent to server (a Redlock node, "A") instead of
+// the lab's own: it touches nothing on any other server, so a key there
+// is not the key of the same name elsewhere, and even a command whose
+// keys cannot be known (global) commutes with every other server's.
+func (a Access) On(server string) Access {
+	a.server = server
+	return a
 }
 
 // touchesNothing are the keyless commands that read no data and write
@@ -75,11 +85,11 @@ func keysAt(args []string, first, last, step int) []string {
 }
 
 // Commutes reports whether two steps of different sessions give the same
-// result in either order: one touches no data, or both only read, or
-// they name no key in common.
+// result in either order: they go to different servers, or one touches
+// no data, or both only read, or they name no key in common.
 func (a Access) Commutes(b Access) bool {
 	switch {
-	case a.none || b.none:
+	case a.server != b.server, a.none || b.none:
 		return true
 	case a.global || b.global:
 		return false
