@@ -15,11 +15,12 @@ import (
 // step. Over-approximating is safe: a pair taken as conflicting is only
 // explored in both orders.
 type Access struct {
-	keys   []string
-	read   bool   // it only reads
-	global bool   // it may touch anything (on its server)
-	none   bool   // it touches no data (PING, ECHO, TIME)
-	server string // the server it goes to: "" for the lab's own (see On)
+	keys     []string
+	read     bool   // it only reads
+	global   bool   // it may touch anything (on its server)
+	none     bool   // it touches no data (PING, ECHO, TIME)
+	server   string // the server it goes to: "" for the lab's own (see On)
+	anywhere bool   // global on every server: a step with no words (Of(nil))
 }
 
 // On is a, for a command sent to server (a Redlock node, "A") instead of
@@ -36,12 +37,13 @@ func (a Access) On(server string) Access {
 var touchesNothing = []string{"PING", "ECHO", "TIME"}
 
 // Of reads what a command touches from the command table's key
-// positions and flags; EVAL and its kin by their declared keys, when
+// positions and flags (no words: a step that may touch anything on any
+// server, a fault's); EVAL and its kin by their declared keys, when
 // their body (scripts: the bodies this run loaded, by SHA1) touches no
 // other (see keysDeclared).
 func Of(args []string, scripts Scripts) Access {
 	if len(args) == 0 {
-		return Access{global: true}
+		return Access{global: true, anywhere: true} // a fault's: time running on moves every server's TTLs
 	}
 	name := strings.ToUpper(args[0])
 	if slices.Contains(touchesNothing, name) {
@@ -89,7 +91,7 @@ func keysAt(args []string, first, last, step int) []string {
 // no data, or both only read, or they name no key in common.
 func (a Access) Commutes(b Access) bool {
 	switch {
-	case a.server != b.server, a.none || b.none:
+	case a.none || b.none, a.server != b.server && !a.anywhere && !b.anywhere:
 		return true
 	case a.global || b.global:
 		return false

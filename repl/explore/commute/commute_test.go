@@ -5,7 +5,9 @@ import "testing"
 // TestOnServers: a command sent to a Redlock node touches that node's
 // keys alone: the same key on two nodes, or on a node and the lab's own
 // server, is two keys, and even commands whose keys cannot be known
-// commute across servers; on one node they conflict as on any server.
+// commute across servers; on one node they conflict as on any server. A
+// step with no words (a fault: time running on) conflicts with every
+// server's.
 func TestOnServers(t *testing.T) {
 	set := Of([]string{"SET", "lock:x", "t", "NX", "PX", "1000"}, nil)
 	get := Of([]string{"GET", "lock:x"}, nil)
@@ -21,6 +23,8 @@ func TestOnServers(t *testing.T) {
 		{"same key, one node", set.On("A"), get.On("A"), false},
 		{"global, one node", flush.On("C"), get.On("C"), false},
 		{"same key, the lab's server", set, get, false},
+		{"a fault (no words), a node", Of(nil, nil), set.On("A"), false},
+		{"a fault (no words), the lab's server", Of(nil, nil), get, false},
 	} {
 		if got := c.a.Commutes(c.b); got != c.want || c.b.Commutes(c.a) != got {
 			t.Errorf("%s: commutes %v, want %v", c.name, got, c.want)
