@@ -9,10 +9,14 @@
 // a probed command's MULTI is one step). Events are stamped with virtual
 // time plus a nanosecond per step, so that steps of one instant keep the
 // server's order. Scripts that need real servers, or run load, are
-// refused before anything runs (RefusedError): a word is refused when
-// its table entry says so (words.Word.Unexplorable), as the script names
-// it and again when a run reaches it, so a name known only at run time
-// (c=cluster; $c up) stops the search before the word runs.
+// refused before anything runs (RefusedError): a call is refused when
+// its word's table entry says so (words.Word.ExploreRefusal: the word, or
+// this call of it, `redlock up --real`), as the script names it and
+// again when a run reaches it, so a name or words known only at run time
+// (c=cluster; $c up) stop the search before the word runs. Redlock's
+// embedded nodes run on the schedule's clock, each command to a node a
+// step at the scheduler (see package redlock's doc, and sched.TurnOn);
+// they are the shell's, closed with it, never kept for the next schedule.
 //
 // The search is depth first over the choice points, each schedule a
 // replayable choice list. By default it is reduced with sleep sets (see

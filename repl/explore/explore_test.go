@@ -363,3 +363,23 @@ func TestPreemptionBound(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsBeginByName: jobs begin one at a time in the order of their
+// sessions' names, whatever order their goroutines come in, so what they
+// print before their first command comes out the same in every run.
+// Before, a job began under its starter's name (main, for all of them),
+// and they began as their goroutines came: bob first about half the time.
+func TestJobsBeginByName(t *testing.T) {
+	sc := inline("begin.lab", "f() { echo \"$1 begins\"; SET k \"$1\"; }\nf bob & f carol & f alice & wait\n")
+	for range 10 {
+		_, err := explore(context.Background(), sc, Options{Raw: true, Bound: Bound{Schedules: 2}}, func(o *outcome) {
+			a, b, c := strings.Index(o.output, "alice begins"), strings.Index(o.output, "bob begins"), strings.Index(o.output, "carol begins")
+			if a < 0 || a > b || b > c {
+				t.Fatalf("jobs began out of their names' order:\n%s", o.output)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

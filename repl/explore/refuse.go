@@ -41,7 +41,8 @@ func (e *RefusedError) Error() string {
 }
 
 // refuse finds the first command of the script that explore cannot run
-// (a word whose entry says it is Unexplorable, or a stream), before
+// (a call whose word's entry says so, words.Word.ExploreRefusal, or a
+// stream), before
 // anything runs. A script that does not parse is left to the run, which
 // reports its syntax error. A word named only at run time ($c up), or in
 // another script the script runs, is the run's to refuse (runRefusal).
@@ -79,8 +80,10 @@ func commandWord(call *syntax.CallExpr) (word, why string) {
 		return "", "" // known at run time only
 	}
 	word = lits[0]
-	if c := words.Classify(lits, words.Lang); c.Word != nil && c.Word.Unexplorable != "" {
-		return word, c.Word.Unexplorable
+	if c := words.Classify(lits, words.Lang); c.Word != nil {
+		if why := c.Word.ExploreRefusal(lits); why != "" {
+			return word, why
+		}
 	}
 	if why := unexplorableRedis(lits); why != "" {
 		return word, why
@@ -88,24 +91,27 @@ func commandWord(call *syntax.CallExpr) (word, why string) {
 	return "", ""
 }
 
-// runRefusal stops a schedule's run at the first word it reaches whose
-// entry says explore cannot run it, before the word runs: the shell asks
-// it (shell.Config.Refuse) about every word of the table. It keeps that
+// runRefusal stops a schedule's run at the first call it reaches whose
+// word's entry says explore cannot run it, before the word runs: the
+// shell asks it (shell.Config.Refuse) about every call of a word of the
+// table. It keeps that
 // refusal for the search, which then stops with it.
 type runRefusal struct {
 	mu    sync.Mutex
 	first *RefusedError
 }
 
-// check refuses w, at FILE:LINE:COL, when its entry is Unexplorable.
-func (r *runRefusal) check(w *words.Word, at string) error {
-	if w.Unexplorable == "" {
+// check refuses the call args of w, at FILE:LINE:COL, when its entry
+// says explore cannot run it (words.Word.ExploreRefusal).
+func (r *runRefusal) check(w *words.Word, args []string, at string) error {
+	why := w.ExploreRefusal(args)
+	if why == "" {
 		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.first == nil {
-		r.first = &RefusedError{Word: w.Name, Why: w.Unexplorable, At: at}
+		r.first = &RefusedError{Word: w.Name, Why: why, At: at}
 	}
 	return r.first
 }

@@ -68,18 +68,58 @@ func TestRefusedFromTheEntry(t *testing.T) {
 	refusedWords := 0
 	for _, w := range words.Table() {
 		err := refuse(inline("w.lab", "DEL k\n"+w.Name+" x\n"))
+		why := w.ExploreRefusal([]string{w.Name, "x"})
 		var refused *RefusedError
 		switch {
-		case w.Unexplorable == "" && err != nil:
+		case why == "" && err != nil:
 			t.Errorf("%s: refused (%v), its entry says explore runs it", w.Name, err)
-		case w.Unexplorable != "" && (!errors.As(err, &refused) || refused.Why != w.Unexplorable || refused.Pos.Line() != 2):
-			t.Errorf("%s: got %v, want line 2 refused for %q", w.Name, err, w.Unexplorable)
-		case w.Unexplorable != "":
+		case why != "" && (!errors.As(err, &refused) || refused.Why != why || refused.Pos.Line() != 2):
+			t.Errorf("%s: got %v, want line 2 refused for %q", w.Name, err, why)
+		case why != "":
 			refusedWords++
 		}
 	}
 	if refusedWords < 2 || !strings.Contains(words.Find("cluster").Unexplorable, "redis-server") {
 		t.Errorf("%d words refused; cluster's reason %q", refusedWords, words.Find("cluster").Unexplorable)
+	}
+}
+
+// TestRefusedCalls: a word explore runs in some calls and not in others
+// is refused by its call's words: Redlock on real nodes or through
+// go-redsync, and a cluster's crash, where the script names them (or
+// when the run reaches a call whose words come at run time), while
+// Redlock's embedded nodes and their faults explore.
+func TestRefusedCalls(t *testing.T) {
+	for line, why := range map[string]string{
+		"redlock up --real":                        "`redlock up --real` starts redis-server processes",
+		"@a redlock up --nodes 3 --real":           "`redlock up --real` starts redis-server processes",
+		"redlock up --client redsync":              "`redlock up --client redsync` runs go-redsync",
+		"redlock up --client=redsync":              "`redlock up --client redsync` runs go-redsync",
+		"crash primary":                            "it kills the primary of a cluster",
+		"redlock up":                               "",
+		"redlock up --nodes 3 --client locklab":    "",
+		`redlock up "$@"`:                          "",
+		"redlock acquire lock:x t1 --ttl 2s":       "",
+		"clock jump C +11s":                        "",
+		"crash C":                                  "",
+		"restart C --delay 4s":                     "",
+		"pause alice 3s":                           "",
+		"redlock up --real=false --client locklab": "",
+	} {
+		err := refuse(inline("c.lab", "DEL k\n"+line+"\n"))
+		var refused *RefusedError
+		switch {
+		case why == "" && err != nil:
+			t.Errorf("%s: refused (%v)", line, err)
+		case why != "" && (!errors.As(err, &refused) || !strings.HasPrefix(refused.Why, why) || refused.Pos.Line() != 2):
+			t.Errorf("%s: got %v, want line 2 refused: %s", line, err, why)
+		}
+	}
+	sc := inline("args.lab", "@a SET k 1 &\nredlock up \"$@\"\n")
+	sc.Args = []string{"--real"}
+	var refused *RefusedError
+	if _, err := Explore(context.Background(), sc, Options{}); !errors.As(err, &refused) || refused.At != "args.lab:2:1" {
+		t.Errorf("redlock up \"$@\" with $1 --real: got %v, want refused as it runs, at args.lab:2:1", err)
 	}
 }
 

@@ -116,7 +116,8 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	defer func() { sc.servers.put(r, clean) }() // after the sessions and the shell close
 	set := session.NewSet(session.Target{Network: "tcp", Addr: "127.0.0.1:0", Embedded: true, InProcess: e, Links: r.links})
 	set.SetClock(s.Stamp)
-	set.Use(session.GateMiddleware(s), probe.New().Middleware()) // the gate outermost: a probe's MULTI is one step
+	set.UseGate(s) // outermost: a probe's MULTI is one step; Redlock's nodes take their turns at it too
+	set.Use(probe.New().Middleware())
 	defer set.Close()
 	out, refusal := &output.Buffer{}, &runRefusal{}
 	var run *lab.Run

@@ -35,11 +35,11 @@ var shipped = map[string]struct {
 	"load":                  {refused: "load"},
 	"failover":              {refused: "cluster"},
 	"failover-fixes":        {refused: "cluster"},
-	"redlock":               {refused: "redlock"},
-	"redlock-clock-jump":    {refused: "redlock"},
-	"redlock-crash-restart": {refused: "redlock"},
-	"redlock-pause":         {refused: "redlock"},
-	"redlock-fencing":       {refused: "redlock"},
+	"redlock":               {all: []string{allClear}},
+	"redlock-clock-jump":    {all: []string{"TWO HOLDERS"}},
+	"redlock-crash-restart": {all: []string{"TWO HOLDERS"}},
+	"redlock-pause":         {all: []string{"OVERLAP", "DOUBLE BOOKING"}, none: []string{"TWO HOLDERS"}},
+	"redlock-fencing":       {all: []string{"OVERLAP"}, none: []string{"DOUBLE BOOKING", "TWO HOLDERS"}},
 }
 
 // TestShippedScripts explores every shipped .lab (bounded lower with

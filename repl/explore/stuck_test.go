@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -82,10 +83,12 @@ func TestSleepLoopBounded(t *testing.T) {
 }
 
 // TestRefused: scripts that need real servers, or run load, are refused
-// before anything runs, naming the line and the word.
+// before anything runs, naming the line and the word (crash: a
+// cluster's primary; a Redlock node's crash explores).
 func TestRefused(t *testing.T) {
 	for word, line := range map[string]int{"cluster": 2, "link": 3, "crash": 2, "promote": 2, "load": 4, "replication": 2} {
-		text := "DEL k\n" + strings.Repeat("# a comment\n", line-2) + word + " up\n"
+		arg := map[string]string{"crash": "primary"}[word]
+		text := "DEL k\n" + strings.Repeat("# a comment\n", line-2) + word + " " + cmp.Or(arg, "up") + "\n"
 		_, err := Explore(context.Background(), inline(word+".lab", text), Options{})
 		var refused *RefusedError
 		if !errors.As(err, &refused) || refused.Word != word || int(refused.Pos.Line()) != line {

@@ -66,7 +66,7 @@ func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 		rec.Lost(time.Now(), check.LostInRestart) // the checker hears it, as in the search
 		return nil
 	}
-	set.UseFirst(session.GateMiddleware(g))
+	set.UseGate(g)
 	return nil
 }
 

@@ -39,20 +39,17 @@ func Words() []words.Word {
 		{Name: "link", Kind: words.Lab, Run: linkWord, Spec: linkSpec,
 			Unexplorable: "it cuts a real replication link (cluster)",
 			Summary:      "drop the replication stream (primary->replica, or both ways), keeping the connection open"},
-		{Name: "crash", Kind: words.Lab, Run: crashWord, Spec: crashSpec,
-			Unexplorable: "it kills a server (a cluster's, or a Redlock node, whose own clocks explore does not drive yet)",
-			Summary:      "SHUTDOWN NOSAVE NOW on the primary (nothing unreplicated survives), or stop a redlock node (its data gone)"},
+		{Name: "crash", Kind: words.Lab, Run: crashWord, Spec: crashSpec, UnexplorableCall: crashUnexplorable,
+			Summary: "SHUTDOWN NOSAVE NOW on the primary (nothing unreplicated survives), or stop a redlock node (its data gone)"},
 		{Name: "promote", Kind: words.Lab, Run: promoteWord, Spec: promoteSpec,
 			Unexplorable: "it promotes a real replica (cluster)",
 			Summary:      "REPLICAOF NO ONE: the replica becomes the primary (`@NAME on primary` follows it)"},
 		{Name: "replication", Kind: words.Lab, Run: replicationWord, Spec: &flags.Spec{Name: "replication"},
 			Unexplorable: "it reads a real cluster's replication offsets",
 			Summary:      "both roles, the primary's and the replica's offsets, the bytes the link dropped"},
-		{Name: "redlock", Kind: words.Lab, Run: redlockWord, Spec: redlock.Spec, Effects: redlockEffects,
-			Unexplorable: "it starts Redlock's nodes, each on a clock of its own, which explore does not drive yet",
-			Summary:      "lesson 5: N independent nodes (A..E) and the Redlock algorithm, each node's answer shown"},
-		{Name: "clock", Kind: words.Lab, Run: redlockWord, Spec: redlock.ClockSpec, Effects: clockEffects, Summary: "move one redlock node's clock (and its TTLs)",
-			Unexplorable: "it moves a Redlock node's clock, which explore does not drive yet"},
+		{Name: "redlock", Kind: words.Lab, Run: redlockWord, Spec: redlock.Spec, Effects: redlockEffects, UnexplorableCall: redlockUnexplorable,
+			Summary: "lesson 5: N independent nodes (A..E) and the Redlock algorithm, each node's answer shown"},
+		{Name: "clock", Kind: words.Lab, Run: redlockWord, Spec: redlock.ClockSpec, Effects: clockEffects, Summary: "move one redlock node's clock (and its TTLs)"},
 		{Name: "restart", Kind: words.Lab, Run: redlockWord, Spec: redlock.RestartSpec, Summary: "bring a crashed redlock node back, empty"},
 		{Name: "pause", Kind: words.Lab, Run: redlockWord, Spec: redlock.PauseSpec, Summary: "stop a whole session, its watchdog included, for DUR (a GC pause)"},
 		{Name: "make", Kind: words.Lab, Run: makeWord, Spec: makeSpec,
@@ -66,6 +63,32 @@ func Words() []words.Word {
 		ws = append(ws, macroWord(&macros.Macros[i]))
 	}
 	return ws
+}
+
+// redlockUnexplorable says why explore cannot run a `redlock` call:
+// `redlock up --real` (redis-server processes) and `--client redsync`
+// (its library's goroutines); embedded nodes it runs on its own clock,
+// each command to a node a step.
+func redlockUnexplorable(args []string) string {
+	p, err := redlock.Spec.Parse(args[1:])
+	switch {
+	case err != nil || p.Sub != "up":
+		return "" // wrong words fail as the call runs
+	case p.Bool("real"):
+		return "`redlock up --real` starts redis-server processes, which do not run on virtual time; explore runs Redlock on embedded nodes (redlock up without --real)"
+	case p.String("client") == "redsync":
+		return "`redlock up --client redsync` runs go-redsync, which sends to the nodes from goroutines of its own that explore cannot order; explore runs locklab's own client (--client locklab)"
+	}
+	return ""
+}
+
+// crashUnexplorable says why explore cannot run a `crash` call: `crash
+// primary` kills a real cluster's primary; a Redlock node it crashes.
+func crashUnexplorable(args []string) string {
+	if len(args) == 2 && args[1] == "primary" {
+		return "it kills the primary of a cluster of real redis-server processes (cluster)"
+	}
+	return ""
 }
 
 // recorderOf is the run's record in the shell env runs in.

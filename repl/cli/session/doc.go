@@ -11,7 +11,10 @@
 // chain of Middleware (Set.Use) that every command passes through: the
 // lab's probe, which reads lock keys around a command (repl/lab/probe), or a
 // Gate where a session's next command waits for its turn. With none, a
-// command goes out as typed.
+// command goes out as typed. A gate installed with UseGate is kept
+// (Set.Gate), so that what the lab sends on connections of its own (a
+// Redlock node's) takes its turns there too (TurnOn: a step named
+// "alice@A").
 //
 // A connection follows what redis-cli follows of its state: CLIENT REPLY
 // OFF, SKIP and ON (a command the server will not answer is sent and not

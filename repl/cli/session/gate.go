@@ -59,6 +59,33 @@ type ReplyLoser interface {
 // ErrReplyLost is the error of a command whose reply was lost.
 var ErrReplyLost = errors.New("no reply: it was lost on the way back (the server ran the command)")
 
+// ServerGate is a gate that takes apart the commands a session sends to
+// a server other than the lab's own (a Redlock node, on a connection of
+// the lab's): explore's scheduler, which must know that a key there is
+// not the key of the same name on the lab's server.
+type ServerGate interface {
+	Gate
+	// TurnOn is Turn for session name's command args to server: a turn
+	// of its own, a step named At(name, server).
+	TurnOn(ctx context.Context, name, server string, args []string) (release func(Event), err error)
+}
+
+// TurnOn waits at g for the turn of session name's command args to
+// server, a server other than the lab's own: with g's TurnOn when it is a
+// ServerGate, else as a command of session At(name, server) (a saved
+// schedule's order names its steps so).
+func TurnOn(ctx context.Context, g Gate, name, server string, args []string) (func(Event), error) {
+	if sg, ok := g.(ServerGate); ok {
+		return sg.TurnOn(ctx, name, server, args)
+	}
+	return g.Turn(ctx, At(name, server), args)
+}
+
+// At names the commands session name sends to server (another than the
+// lab's own) as a gate's steps name sessions: "alice@A" (an @NAME's
+// name has no @: words.ValidName).
+func At(name, server string) string { return name + "@" + server }
+
 // GateError is a command its gate refused: it was not sent, and nothing
 // is wrong with the connection.
 type GateError struct{ Err error }

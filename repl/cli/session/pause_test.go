@@ -25,7 +25,7 @@ func TestPause(t *testing.T) {
 		t.Cleanup(set.Close)
 		ctx := context.Background()
 		resume := make(chan struct{})
-		set.Pause("alice", resume)
+		set.Pause("alice", until(resume))
 		sent := make(chan Event, 3)
 		go func() { e, _ := set.Get("alice").Do(ctx, []string{"RPUSH", "l", "alice"}); sent <- e }()
 		go func() {
@@ -47,7 +47,7 @@ func TestPause(t *testing.T) {
 				t.Errorf("alice's %v: err %v, sent %v before the pause ended", e.Args, e.Err, ended.Sub(e.Start))
 			}
 		}
-		set.Pause("alice", make(chan struct{})) // never resumes
+		set.Pause("alice", until(make(chan struct{}))) // never resumes
 		short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 		defer cancel()
 		if _, err := set.Get("alice").Do(short, []string{"RPUSH", "l", "late"}); !errors.Is(err, context.DeadlineExceeded) {
@@ -57,6 +57,18 @@ func TestPause(t *testing.T) {
 			t.Errorf("LLEN l = %d, want 4 (the late command not sent)", e.Reply.Int)
 		}
 	})
+}
+
+// until is a pause that ends when resume is closed.
+func until(resume <-chan struct{}) func(context.Context) error {
+	return func(ctx context.Context) error {
+		select {
+		case <-resume:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // inProcess is the target of an embedded server with in-memory

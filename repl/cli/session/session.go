@@ -235,9 +235,10 @@ type Set struct {
 	mu          sync.Mutex
 	sessions    map[string]*Session
 	observer    func(Event)
-	pauses      map[string]<-chan struct{} // see Pause
-	acted       map[string]bool            // the sessions that acted (see WaitPaused)
+	pauses      map[string]func(context.Context) error // see Pause
+	acted       map[string]bool                        // the sessions that acted (see WaitPaused)
 	middlewares []Middleware
+	gate        Gate             // see UseGate
 	do          Do               // send, wrapped in the middlewares
 	now         func() time.Time // the events' clock (nil: the wall clock)
 }
@@ -266,6 +267,11 @@ func (s *Set) SetClock(now func() time.Time) {
 	s.now = now
 }
 
+// Now is the time events are stamped with (SetClock; the wall clock by
+// default): what the lab times on its own connections (Redlock's) reads,
+// so that their times and the sessions' order as they went.
+func (s *Set) Now() time.Time { return s.clock()() }
+
 // clock is the events' clock.
 func (s *Set) clock() func() time.Time {
 	s.mu.Lock()
@@ -283,6 +289,25 @@ func (s *Set) UseFirst(mw Middleware) {
 	defer s.mu.Unlock()
 	s.middlewares = append([]Middleware{mw}, s.middlewares...)
 	s.do = chain(s.middlewares)
+}
+
+// UseGate makes every command of the set's sessions wait for its turn at
+// g (GateMiddleware, outside every other middleware), and keeps g for
+// what the lab sends on connections of its own (Gate).
+func (s *Set) UseGate(g Gate) {
+	s.UseFirst(GateMiddleware(g))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gate = g
+}
+
+// Gate is the gate UseGate installed, or nil: commands the lab sends on
+// connections of its own (Redlock's, to its nodes) take their turns at it
+// too (see TurnOn).
+func (s *Set) Gate() Gate {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gate
 }
 
 // run sends args on c through the middlewares, as call says.

@@ -15,10 +15,21 @@ import (
 // step. Over-approximating is safe: a pair taken as conflicting is only
 // explored in both orders.
 type Access struct {
-	keys   []string
-	read   bool // it only reads
-	global bool // it may touch anything
-	none   bool // it touches no data (PING, ECHO, TIME)
+	keys     []string
+	read     bool   // it only reads
+	global   bool   // it may touch anything (on its server)
+	none     bool   // it touches no data (PING, ECHO, TIME)
+	server   string // the server it goes to: "" for the lab's own (see On)
+	anywhere bool   // global on every server: a step with no words (Of(nil))
+}
+
+// On is a, for a command sent to server (a Redlock node, "A") instead of
+// the lab's own: it touches nothing on any other server, so a key there
+// is not the key of the same name elsewhere, and even a command whose
+// keys cannot be known (global) commutes with every other server's.
+func (a Access) On(server string) Access {
+	a.server = server
+	return a
 }
 
 // touchesNothing are the keyless commands that read no data and write
@@ -26,12 +37,13 @@ type Access struct {
 var touchesNothing = []string{"PING", "ECHO", "TIME"}
 
 // Of reads what a command touches from the command table's key
-// positions and flags; EVAL and its kin by their declared keys, when
+// positions and flags (no words: a step that may touch anything on any
+// server, a fault's); EVAL and its kin by their declared keys, when
 // their body (scripts: the bodies this run loaded, by SHA1) touches no
 // other (see keysDeclared).
 func Of(args []string, scripts Scripts) Access {
 	if len(args) == 0 {
-		return Access{global: true}
+		return Access{global: true, anywhere: true} // a fault's: time running on moves every server's TTLs
 	}
 	name := strings.ToUpper(args[0])
 	if slices.Contains(touchesNothing, name) {
@@ -75,11 +87,11 @@ func keysAt(args []string, first, last, step int) []string {
 }
 
 // Commutes reports whether two steps of different sessions give the same
-// result in either order: one touches no data, or both only read, or
-// they name no key in common.
+// result in either order: they go to different servers, or one touches
+// no data, or both only read, or they name no key in common.
 func (a Access) Commutes(b Access) bool {
 	switch {
-	case a.none || b.none:
+	case a.none || b.none, a.server != b.server && !a.anywhere && !b.anywhere:
 		return true
 	case a.global || b.global:
 		return false

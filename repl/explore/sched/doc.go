@@ -17,6 +17,13 @@
 // the gate, as a choice point when another command could go instead,
 // and is one of Ran.Steps.
 //
+// A command a session sends to another server than the lab's own (a
+// Redlock node, on a connection of the lab's) comes through TurnOn: a
+// step of its own, named after session and node ("alice@A SET ..."),
+// whose keys are that node's (commute.Access.On: it commutes with every
+// command to any other server), and whose Sender is the session, which
+// the strategies that follow sessions (preemptions, priorities) follow.
+//
 // Which command goes is the choice, and a Strategy's: the scheduler
 // replays the Plan's prefix of choices, and at every turn asks the
 // schedule's Chooser which of the waiting commands may go (Enabled) and,

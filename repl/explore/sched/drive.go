@@ -103,7 +103,7 @@ func (s *Sched) turn() bool {
 	if len(can) == 0 {
 		return false
 	}
-	at := Point{Steps: len(s.steps), Last: s.lastName, Preempts: s.preempts}
+	at := Point{Steps: len(s.steps), Last: s.lastSender(), Preempts: s.preempts}
 	opts := s.withFaults(s.chooser.Enabled(at, can))
 	if len(opts) == 0 {
 		s.err = ErrEquivalent
@@ -127,7 +127,7 @@ func (s *Sched) turn() bool {
 // send lets c, one of opts, go as the schedule's next step.
 func (s *Sched) send(opts []*Cmd, c *Cmd) {
 	s.countPreemption(opts, c)
-	s.last, s.moved, s.lastName, s.lastArgs = c.Step(), false, c.Session, c.Args
+	s.last, s.moved, s.lastName, s.lastFrom, s.lastArgs = c.Step(), false, c.Session, c.Sender(), c.Args
 	s.steps = append(s.steps, s.last)
 	s.sched = append(s.sched, Step{Session: c.Session, Line: c.Line})
 	s.inflight = append(s.inflight, c)
@@ -181,12 +181,23 @@ func (s *Sched) pick(at Point, opts []*Cmd) int {
 }
 
 // countPreemption counts c as a preemption when the session that went
-// last could have gone on (was among opts), whatever the strategy: a
-// failing schedule with fewer is shorter, and --json says how many.
+// last (its sender: Cmd.Sender) could have gone on (was among opts),
+// whatever the strategy: a failing schedule with fewer is shorter, and
+// --json says how many.
 func (s *Sched) countPreemption(opts []*Cmd, c *Cmd) {
-	if c.Session != s.lastName && slices.ContainsFunc(opts, func(o *Cmd) bool { return o.Session == s.lastName }) {
+	last := s.lastSender()
+	if c.Sender() != last && slices.ContainsFunc(opts, func(o *Cmd) bool { return o.Sender() == last }) {
 		s.preempts++
 	}
+}
+
+// lastSender is the sender of the last step (Cmd.Sender), "" before the
+// first or after a fault (which forgets the last step's session).
+func (s *Sched) lastSender() string {
+	if s.lastName == "" {
+		return ""
+	}
+	return s.lastFrom
 }
 
 // stepsOf are the steps that waiting commands would be ("session

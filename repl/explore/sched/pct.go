@@ -46,10 +46,10 @@ type priorities struct {
 func (p *priorities) Pick(_ Point, opts []*Cmd) int {
 	best := 0
 	for i, c := range opts {
-		if _, ok := p.prio[c.Session]; !ok {
-			p.prio[c.Session] = 1 + p.rng.IntN(1<<30)
+		if _, ok := p.prio[c.Sender()]; !ok {
+			p.prio[c.Sender()] = 1 + p.rng.IntN(1<<30)
 		}
-		if p.prio[c.Session] > p.prio[opts[best].Session] {
+		if p.prio[c.Sender()] > p.prio[opts[best].Sender()] {
 			best = i
 		}
 	}
@@ -61,6 +61,6 @@ func (p *priorities) Pick(_ Point, opts []*Cmd) int {
 func (p *priorities) Went(at Point, opts []*Cmd, pick int) {
 	if slices.Contains(p.changes, at.Steps+1) {
 		p.low--
-		p.prio[opts[pick].Session] = p.low
+		p.prio[opts[pick].Sender()] = p.low
 	}
 }

@@ -79,8 +79,9 @@ func (f *fakeServer) do(args []string) resp.Reply {
 // act runs one action of a fake lab's session; false when its schedule
 // was stopped. An action is a command, "sleep DUR", "retry EVERY
 // COMMAND" (send it until it answers OK, sleeping EVERY between sends:
-// book-locked --wait) or "until COMMAND" (send it until it answers 1,
-// with nothing between: a shell `until` loop reading a key).
+// book-locked --wait), "until COMMAND" (send it until it answers 1,
+// with nothing between: a shell `until` loop reading a key) or "on NODE
+// COMMAND" (a command to another server, a Redlock node: TurnOn).
 func act(ctx context.Context, s *Sched, srv *fakeServer, name, a string) bool {
 	words := strings.Fields(a)
 	switch words[0] {
@@ -94,6 +95,13 @@ func act(ctx context.Context, s *Sched, srv *fakeServer, name, a string) bool {
 				return ok
 			}
 		}
+	case "on": // on NODE CMD ...: a command to another server (TurnOn)
+		release, err := s.TurnOn(ctx, name, words[1], words[2:])
+		if err != nil {
+			return false
+		}
+		release(session.Event{Session: name, Args: words[2:], Reply: srv.do(words[2:])})
+		return true
 	case "until":
 		for {
 			r, ok := send(ctx, s, srv, name, words[1:])

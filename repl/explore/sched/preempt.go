@@ -33,7 +33,7 @@ func (b bounded) Enabled(at Point, can []*Cmd) []*Cmd {
 	if at.Preempts < b.bound {
 		return can
 	}
-	if i := slices.IndexFunc(can, func(c *Cmd) bool { return c.Session == at.Last }); i >= 0 {
+	if i := slices.IndexFunc(can, func(c *Cmd) bool { return c.Sender() == at.Last }); i >= 0 {
 		return can[i : i+1]
 	}
 	return can

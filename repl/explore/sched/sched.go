@@ -61,6 +61,7 @@ type Sched struct {
 	answers  map[string]answer // each session's last command, and its reply
 	can      []*Cmd            // the commands that could go at this turn (reused)
 	lastName string            // the session of the last step
+	lastFrom string            // and its sender (Cmd.Sender)
 	lastArgs []string          // and its command's words
 	preempts int               // steps that took the turn from a session that could go on
 	wakes    int               // sleepers woken since the last step
@@ -87,7 +88,7 @@ type Choice struct {
 
 var (
 	_ clock.Clock        = (*Sched)(nil)
-	_ session.Gate       = (*Sched)(nil)
+	_ session.ServerGate = (*Sched)(nil)
 	_ session.ReplyLoser = (*Sched)(nil)
 	_ jobs.Tracker       = (*Sched)(nil)
 )
@@ -127,7 +128,21 @@ func (s *Sched) Sleep(ctx context.Context, d time.Duration) error {
 // Turn waits until the scheduler picks this command; its release takes
 // the command's reply (a poll's repeat is told by it).
 func (s *Sched) Turn(ctx context.Context, name string, args []string) (func(session.Event), error) {
-	t := &ticket{Cmd: Cmd{Session: name, Line: strings.Join(args, " "), Args: args, Access: s.access(args)}}
+	return s.wait(ctx, Cmd{Session: name, Line: strings.Join(args, " "), Args: args, Access: s.access(args)})
+}
+
+// TurnOn is Turn for a command session name sends to server, another
+// than the lab's own (a Redlock node, on a connection of the lab's): a
+// step of session.At(name, server), which touches only that server's
+// keys (commute.Access.On), and whose sender is name (Cmd.Sender).
+func (s *Sched) TurnOn(ctx context.Context, name, server string, args []string) (func(session.Event), error) {
+	return s.wait(ctx, Cmd{Session: session.At(name, server), Server: server, Line: strings.Join(args, " "), Args: args,
+		Access: s.access(args).On(server)})
+}
+
+// wait puts c on the turns and waits until the scheduler picks it.
+func (s *Sched) wait(ctx context.Context, c Cmd) (func(session.Event), error) {
+	t := &ticket{Cmd: c}
 	if err := s.block(ctx, &s.turns, t); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/locklab/locklab/repl/explore/commute"
 )
@@ -57,13 +58,14 @@ type Chooser interface {
 // Point is where a schedule stands when a command is to go.
 type Point struct {
 	Steps    int    // steps run so far
-	Last     string // the session of the last step ("" before the first)
+	Last     string // the sender of the last step (Cmd.Sender; "" before the first)
 	Preempts int    // steps so far that took the turn from a session that could go on
 }
 
 // Cmd is a session's command waiting at the gate, as a chooser sees it.
 type Cmd struct {
-	Session string         // the session that sends it
+	Session string         // the session that sends it, as steps name it ("alice@A" to a Redlock node)
+	Server  string         // "" for the lab's own server, else the one it goes to (Sched.TurnOn)
 	Line    string         // its words, joined by spaces
 	Args    []string       // its words
 	Access  commute.Access // what it touches
@@ -71,6 +73,17 @@ type Cmd struct {
 
 // Step is the command as a schedule's steps name it: "session command".
 func (c *Cmd) Step() string { return c.Session + " " + c.Line }
+
+// Sender is the session whose goroutine sends c: its Session, but
+// "alice" for alice's command to a Redlock node ("alice@A"). A strategy
+// that follows sessions (preemptions, priorities) follows senders: a
+// Redlock client that goes on to its next node is not preempted.
+func (c *Cmd) Sender() string {
+	if c.Server == "" {
+		return c.Session
+	}
+	return strings.TrimSuffix(c.Session, "@"+c.Server)
+}
 
 // first is the chooser that lets every command go and, past the prefix,
 // picks the first one (sessions by name): the depth-first search's. The

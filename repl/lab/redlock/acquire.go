@@ -2,14 +2,11 @@ package redlock
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
-	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lab/quorum"
 	"github.com/locklab/locklab/repl/lab/scripts"
@@ -48,66 +45,6 @@ func (a Answer) Text() string {
 		return "no answer: " + a.Err.Error()
 	}
 	return strings.TrimSuffix(resp.FormatTTY(a.Reply), "\n")
-}
-
-// target is a node as a command reaches it: its address, or "" when down.
-type target struct{ name, addr string }
-
-// targets are the nodes as of now.
-func (l *Lab) targets() ([]target, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.nodes) == 0 {
-		return nil, errNoNodes
-	}
-	out := make([]target, len(l.nodes))
-	for i, nd := range l.nodes {
-		out[i].name = nd.name
-		if nd.srv != nil {
-			out[i].addr = nd.srv.Addr()
-		}
-	}
-	return out, nil
-}
-
-// errDown is the answer of a node that is down.
-var errDown = fmt.Errorf("node down")
-
-// everywhere sends args to every node in parallel, each with its own
-// timeout, on a connection named holder, and returns the answers in node
-// order, timed on c (the clock the attempt's Start was read on).
-func everywhere(ctx context.Context, c clock.Clock, ts []target, holder string, timeout time.Duration, args []string) []Answer {
-	out := make([]Answer, len(ts))
-	var wg sync.WaitGroup
-	for i, t := range ts {
-		out[i] = Answer{Node: t.name, Args: args, Err: errDown, Start: c.Now()}
-		out[i].End = out[i].Start
-		if t.addr == "" {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i].Start = c.Now()
-			out[i].Reply, out[i].Err = ask(ctx, t.addr, holder, timeout, args)
-			out[i].End = c.Now()
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
-// ask sends one command on a fresh connection to addr, within timeout.
-func ask(ctx context.Context, addr, holder string, timeout time.Duration, args []string) (resp.Reply, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	c := session.NewConn(session.Target{Network: "tcp", Addr: addr}, holder)
-	defer c.Close()
-	r, err := c.Do(ctx, args)
-	if ctx.Err() == context.DeadlineExceeded {
-		err = fmt.Errorf("timeout after %v", timeout)
-	}
-	return r, err
 }
 
 // Attempt is one run of the algorithm: what every node answered, and what
@@ -163,18 +100,28 @@ func (l *Lab) acquire(ctx context.Context, c clock.Clock, client Client, holder,
 	if client == Redsync {
 		return a, acquireRedsync(ctx, c, ts, a)
 	}
+	v := l.via(c, holder, o.Timeout)
 	start := c.Now()
 	a.Start = start
 	set := []string{"SET", key, token, "NX", "PX", strconv.FormatInt(o.TTL.Milliseconds(), 10)}
-	a.Set = everywhere(ctx, c, ts, holder, o.Timeout, set)
+	a.Set = l.everywhere(ctx, v, ts, set)
 	a.Elapsed = c.Now().Sub(start)
 	drift := time.Duration(float64(o.TTL)*o.Drift) + 2*time.Millisecond
 	a.Validity = o.TTL - a.Elapsed - drift
 	a.Granted = len(a.Nodes()) >= len(ts)/2+1 && a.Validity > 0
 	if !a.Granted {
-		a.Released = everywhere(ctx, c, ts, holder, o.Timeout, releaseArgs(key, token))
+		a.Released = l.everywhere(ctx, v, ts, releaseArgs(key, token))
 	}
 	return a, ctx.Err()
+}
+
+// via is how holder's commands reach the nodes: on connections named
+// after it, each within timeout, timed on c, through the lab's gate if it
+// has one.
+func (l *Lab) via(c clock.Clock, holder string, timeout time.Duration) via {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return via{clock: c, gate: l.gate, session: holder, conn: holder, timeout: timeout}
 }
 
 // releaseArgs is the compare-and-delete, scripts.Release: it deletes the
@@ -201,10 +148,29 @@ func (l *Lab) release(ctx context.Context, c clock.Clock, client Client, holder,
 	if client == Redsync {
 		out = releaseRedsync(ctx, ts, key, token, o)
 	} else {
-		out = everywhere(ctx, c, ts, holder, o.Timeout, releaseArgs(key, token))
+		v := l.via(c, holder, o.Timeout)
+		out = l.everywhere(ctx, v, ts, releaseArgs(key, token))
+		if v.gate != nil {
+			rel.At = sentAt(out, rel.At)
+		}
 	}
 	rel.Steps = steps(out)
 	return out, rel, ctx.Err()
+}
+
+// sentAt is when the first of answers went out, one after another in
+// their turns (oneByOne), or at when none did (every node down). On
+// explore's clock (a nanosecond per step within an instant) a release
+// read before its first turn would be at the very time the holder's last
+// SET was answered, which the checker reads as before the grant began;
+// the first release command is sent after it, as on the wall clock.
+func sentAt(answers []Answer, at time.Time) time.Time {
+	for _, a := range answers {
+		if a.Err != errDown {
+			return a.Start
+		}
+	}
+	return at
 }
 
 // setKey keeps the key last acquired, for status.

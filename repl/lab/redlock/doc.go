@@ -14,6 +14,19 @@
 // and its data; a restart brings it back empty, after a delay if asked.
 // A pause stops a whole session, as a GC pause stops a process.
 //
+// A run whose sessions take turns at a gate (explore's scheduler, or a
+// saved schedule's order: session.Set.Gate) gets a gated lab (UpAt): its
+// embedded nodes listen on no port, each on an offset over the run's
+// clock (explore's virtual time), and every command to a node takes a
+// turn at the gate as a step of the sending session on that node
+// ("alice@A SET ...", session.TurnOn), sent one node after another from
+// that session's own goroutine (send.go), where a normal run sends to
+// all nodes at once; a crash, restart or clock jump is a step on its node,
+// and a delayed restart needs no goroutine of the lab's own. What the lab
+// times it reads on the sessions' event clock (explore's virtual time
+// plus a nanosecond a step), so the checker reads the same records either
+// way.
+//
 // It judges nothing itself: every attempt and release, with each node's
 // answer (Attempt.Quorum), and every fault go to the run's record, whose
 // checker (repl/lab/quorum) decides TWO HOLDERS and OVERLAP for both the

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/resp"
+	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/quorum"
 )
@@ -49,10 +50,25 @@ func (l *Lab) Gen() int {
 
 // fault prints what the lab did to its current nodes (text, "" for
 // nothing) and gives it to the run's record, in the calling session's
-// name.
+// name, at the time the nodes' answers are read on (timing).
 func (l *Lab) fault(env Env, kind quorum.FaultKind, node string, by time.Duration, text string) {
-	env.Recorder().Fault(env.Session(), text, quorum.Fault{Lab: l.Gen(), Node: node, Kind: kind, By: by, At: time.Now()})
+	env.Recorder().Fault(env.Session(), text, quorum.Fault{Lab: l.Gen(), Node: node, Kind: kind, By: by, At: timing(env).Now()})
 	if text != "" {
 		fmt.Fprintln(env.Stdout(), text)
 	}
 }
+
+// timing is the clock a word times what it does to the nodes on: the
+// time the sessions' events are stamped with (the wall clock, or under
+// explore virtual time plus a nanosecond per step, so that the nodes'
+// answers and the sessions' commands of one instant keep their order),
+// waiting on the lab's clock.
+func timing(env Env) clock.Clock { return stamps{Clock: env.Clock(), now: env.Sessions().Now} }
+
+// stamps is a clock that reads now and sleeps on Clock.
+type stamps struct {
+	clock.Clock
+	now func() time.Time
+}
+
+func (s stamps) Now() time.Time { return s.now() }

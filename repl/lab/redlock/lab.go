@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 )
 
@@ -25,7 +26,8 @@ type Lab struct {
 	stop   context.CancelFunc
 	kind   Kind
 	client Client
-	dir    string // real nodes' temporary folder, removed on Down
+	dir    string       // real nodes' temporary folder, removed on Down
+	gate   session.Gate // nil, or the gate every command to the nodes takes its turn at (see UpAt)
 }
 
 // node is one independent Redis: down when srv is nil.
@@ -34,6 +36,10 @@ type node struct {
 	clock *clock.Offset
 	srv   nodeServer
 	gen   int // counts crashes, so a delayed restart never revives a newer life
+	// back is when a delayed restart brings a gated lab's node back (zero:
+	// none due), on the restart's clock (see Restart).
+	back   time.Time
+	backOn clock.Clock
 }
 
 // MaxNodes is the most nodes Up starts.
@@ -41,10 +47,23 @@ const MaxNodes = 9
 
 // Up starts n fresh nodes, A, B, C ..., unless nodes are up or starting
 // already: one set at a time, until Down. Embedded nodes are each an
-// in-process server on a clock of its own (base plus an offset); real
-// ones are redis-server processes, in a temporary folder this process
-// owns, until Down (or server.StopAllSlots). ctx cancels the start.
+// in-process server on a clock of its own (base plus an offset),
+// listening on a loopback port; real ones are redis-server processes, in
+// a temporary folder this process owns, until Down (or
+// server.StopAllSlots). ctx cancels the start.
 func (l *Lab) Up(ctx context.Context, n int, base clock.Clock, kind Kind) error {
+	return l.UpAt(ctx, n, base, kind, nil)
+}
+
+// UpAt is Up for a run whose sessions take turns at gate g (explore's
+// scheduler, a saved schedule's order; nil: none). Every command the lab
+// sends its nodes then takes a turn there too, as a step of the session
+// that sends it, one node after another from that session's own
+// goroutine (see send.go); its faults (crash, restart, clock jump) are
+// steps of the node's, a delayed restart needs no goroutine of the lab's
+// own, and embedded nodes listen on no port (in-memory connections, as
+// explore's own server).
+func (l *Lab) UpAt(ctx context.Context, n int, base clock.Clock, kind Kind, g session.Gate) error {
 	if n < 1 || n > MaxNodes {
 		return fmt.Errorf("--nodes %d: want 1 to %d", n, MaxNodes)
 	}
@@ -52,14 +71,14 @@ func (l *Lab) Up(ctx context.Context, n int, base clock.Clock, kind Kind) error 
 	if err != nil {
 		return refusedUp(err)
 	}
-	nodes, dir, err := startNodes(start, n, base, kind)
+	nodes, dir, err := startNodes(start, n, base, kind, g != nil)
 	if err != nil {
 		l.slot.Release()
 		return startFailed(ctx, err)
 	}
 	life, cancel := context.WithCancel(context.Background())
 	l.mu.Lock()
-	l.nodes, l.key, l.life, l.stop, l.kind, l.dir = nodes, "", life, cancel, kind, dir
+	l.nodes, l.key, l.life, l.stop, l.kind, l.dir, l.gate = nodes, "", life, cancel, kind, dir, g
 	l.gen++
 	l.mu.Unlock()
 	if err := l.slot.Fill(l.holding(), l.stopNodes); err != nil {
@@ -95,9 +114,10 @@ func startFailed(ctx context.Context, err error) error {
 	return err
 }
 
-// startNodes starts n nodes of kind, and real nodes' folder; on failure
-// nothing of them is left.
-func startNodes(ctx context.Context, n int, base clock.Clock, kind Kind) ([]*node, string, error) {
+// startNodes starts n nodes of kind (embedded ones in process, or on a
+// loopback port), and real nodes' folder; on failure nothing of them is
+// left.
+func startNodes(ctx context.Context, n int, base clock.Clock, kind Kind, inProcess bool) ([]*node, string, error) {
 	dir, err := ownDir(kind)
 	if err != nil {
 		return nil, "", err
@@ -105,7 +125,7 @@ func startNodes(ctx context.Context, n int, base clock.Clock, kind Kind) ([]*nod
 	nodes := make([]*node, n)
 	for i := range nodes {
 		nd := &node{name: string(rune('A' + i)), clock: clock.NewOffset(base)}
-		if nd.srv, err = startServer(ctx, kind, dir, nd); err != nil {
+		if nd.srv, err = startServer(ctx, kind, dir, nd, inProcess); err != nil {
 			closeAll(nodes[:i])
 			if dir != "" {
 				os.RemoveAll(dir)
@@ -169,7 +189,6 @@ func (l *Lab) findLocked(name string) (*node, error) {
 	return nil, fmt.Errorf("no node %s: the nodes are %s to %s", name, l.nodes[0].name, l.nodes[len(l.nodes)-1].name)
 }
 
-// ErrRealClock refuses a clock jump on a real node.
 // ErrRealClock refuses a clock jump on a real node.
 func ErrRealClock(name string) error {
 	return fmt.Errorf("clock jump: node %s is a redis-server process, which expires keys by the host's clock: locklab cannot move one process's clock soundly (libfaketime hangs redis-server at start-up), so it does not pretend to; clock jumps need embedded nodes (redlock up without --real)", name)

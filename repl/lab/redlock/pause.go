@@ -23,13 +23,12 @@ func pauseWord(env Env, p *flags.Parsed) error {
 		return p.Spec.Errorf("no session %s yet (so far: %s): a session begins with its first command, @%s CMD or a job named %s",
 			name, strings.Join(known, ", "), name, name)
 	}
-	resume := make(chan struct{})
-	env.Sessions().Pause(name, resume)
 	c := env.Clock()
-	go func() {
-		c.Sleep(context.Background(), d)
-		close(resume)
-	}()
+	end := c.Now().Add(d)
+	// Each command of the session sleeps, on its own goroutine, until the
+	// pause's end: no goroutine of the lab's own ends it, so explore's
+	// scheduler, the lab's clock there, sees every wait as the session's.
+	env.Sessions().Pause(name, func(ctx context.Context) error { return c.Sleep(ctx, end.Sub(c.Now())) })
 	fmt.Fprintf(env.Stdout(), "%s paused for %v (a stop-the-world pause, like a long GC): nothing %s sends, its watchdog included, goes out before it ends\n",
 		name, d, name)
 	return nil

@@ -28,7 +28,7 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, p *flags.Parsed) error {
 		via = " via go-redsync/redsync"
 	}
 	fmt.Fprintln(w, check.Say("%s: redlock acquire %s%s (ttl %v, drift %g, per-node timeout %v)", holder, args[0], via, o.TTL, o.Drift, o.Timeout))
-	a, err := l.Acquire(ctx, env.Clock(), holder, args[0], args[1], o)
+	a, err := l.Acquire(ctx, timing(env), holder, args[0], args[1], o)
 	if a == nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (l *Lab) releaseWord(ctx context.Context, env Env, key, token string) error
 	if err := env.Sessions().WaitPaused(ctx, env.Session()); err != nil {
 		return err
 	}
-	answers, rel, err := l.Release(ctx, env.Clock(), env.Session(), key, token, Defaults)
+	answers, rel, err := l.Release(ctx, timing(env), env.Session(), key, token, Defaults)
 	if answers == nil {
 		return err
 	}

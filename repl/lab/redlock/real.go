@@ -28,11 +28,15 @@ type nodeServer interface {
 // server.OwnedDir): one per lab, a subfolder per start of a node.
 const realPrefix = "locklab-redlock-"
 
-// startServer starts nd's server, empty: embedded on nd's clock, or a
+// startServer starts nd's server, empty: embedded on nd's clock (in
+// process, listening on no port, or on a loopback port), or a
 // redis-server process in a new subfolder of dir (so its log says
 // "ready" only once it is), which ctx cancels while it starts.
-func startServer(ctx context.Context, kind Kind, dir string, nd *node) (nodeServer, error) {
-	if kind == Embedded {
+func startServer(ctx context.Context, kind Kind, dir string, nd *node, inProcess bool) (nodeServer, error) {
+	switch {
+	case kind == Embedded && inProcess:
+		return server.StartInProcess(nd.clock)
+	case kind == Embedded:
 		return server.StartEmbeddedClock(nd.clock)
 	}
 	sub, err := os.MkdirTemp(dir, nd.name+"-")

@@ -3,7 +3,6 @@ package redlock
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/lab/check"
@@ -24,11 +23,11 @@ func (l *Lab) states() ([]nodeState, string, error) {
 	defer l.mu.Unlock()
 	out := make([]nodeState, len(ts))
 	for i, t := range ts {
-		out[i] = nodeState{target: t, offset: signed(l.nodes[i].clock.Get()), label: t.addr}
+		out[i] = nodeState{target: t, offset: signed(l.nodes[i].clock.Get()), label: t.label()}
 		if l.kind == Real {
 			out[i].offset = "host"
 		}
-		if t.addr != "" && l.kind == Real {
+		if t.up && l.kind == Real {
 			out[i].label = fmt.Sprintf("%s (pid %d)", t.addr, pid(l.nodes[i].srv))
 		}
 	}
@@ -36,8 +35,9 @@ func (l *Lab) states() ([]nodeState, string, error) {
 }
 
 // status prints each node: up or down, its clock's offset, and the key's
-// holder and PTTL as the node answers them.
-func (l *Lab) status(ctx context.Context, w io.Writer, args []string) error {
+// holder and PTTL as the node answers them (in the calling session's
+// turns, when the lab is gated).
+func (l *Lab) status(ctx context.Context, env Env, args []string) error {
 	states, key, err := l.states()
 	if err != nil {
 		return err
@@ -45,32 +45,43 @@ func (l *Lab) status(ctx context.Context, w io.Writer, args []string) error {
 	if len(args) == 1 {
 		key = args[0]
 	}
+	w, v := env.Stdout(), l.via(timing(env), env.Session(), Defaults.Timeout)
+	v.conn = ""
 	for _, s := range states {
-		if s.addr == "" {
+		if !s.up {
 			fmt.Fprintf(w, "  %s  down            clock %s\n", s.name, s.offset)
 			continue
 		}
 		line := fmt.Sprintf("  %s  up %s  clock %s", s.name, s.label, s.offset)
 		if key != "" {
-			line += "  " + holding(ctx, s.addr, key)
+			line += "  " + l.holds(ctx, v, s.target, key)
 		}
 		fmt.Fprintln(w, line)
 	}
 	return nil
 }
 
-// holding is key's value and PTTL on the node at addr.
-func holding(ctx context.Context, addr, key string) string {
-	get, err := ask(ctx, addr, "", Defaults.Timeout, []string{"GET", key})
+// holds is key's value and PTTL on node t.
+func (l *Lab) holds(ctx context.Context, v via, t target, key string) string {
+	get, err := l.askOne(ctx, v, t, []string{"GET", key})
 	if err != nil {
 		return "no answer: " + err.Error()
 	}
 	if get.Kind == resp.Nil {
 		return check.Say("%s free", key)
 	}
-	pttl, err := ask(ctx, addr, "", Defaults.Timeout, []string{"PTTL", key})
+	pttl, err := l.askOne(ctx, v, t, []string{"PTTL", key})
 	if err != nil {
 		return "no answer: " + err.Error()
 	}
 	return check.Say("%s = %s (PTTL %d)", key, get.Str, pttl.Int)
+}
+
+// askOne sends args to node t: at once, or in its turn at v's gate.
+func (l *Lab) askOne(ctx context.Context, v via, t target, args []string) (resp.Reply, error) {
+	if v.gate == nil {
+		return ask(ctx, t.to, v.conn, v.timeout, args)
+	}
+	a := v.askAt(ctx, l, t.name, args)
+	return a.Reply, a.Err
 }

@@ -66,17 +66,44 @@ func (l *Lab) Run(ctx context.Context, env Env, args []string) error {
 	case "redlock":
 		return l.redlock(ctx, env, p)
 	case "clock":
-		return l.jumpWord(env, p)
+		return l.asStep(ctx, env, p.Args[0], args, func() error { return l.jumpWord(env, p) })
 	case "crash":
-		if err := l.Crash(p.Args[0]); err != nil {
-			return err
-		}
-		l.fault(env, quorum.Crash, p.Args[0], 0, fmt.Sprintf("node %s crashed: its data is gone", p.Args[0]))
-		return nil
+		return l.asStep(ctx, env, p.Args[0], args, func() error { return l.crashWord(env, p.Args[0]) })
 	case "restart":
-		return l.restartWord(env, p)
+		return l.asStep(ctx, env, p.Args[0], args, func() error { return l.restartWord(env, p) })
 	}
 	return pauseWord(env, p)
+}
+
+// asStep runs fault, a word args that acts on node, at once; in a gated
+// lab (UpAt) in a turn of its own at the gate, a step of the calling
+// session's on the node ("main@C crash C"), so that explore's scheduler
+// orders it among the commands to that node (with which it commutes with
+// none, and with every other). An unknown node takes no turn.
+func (l *Lab) asStep(ctx context.Context, env Env, node string, args []string, fault func() error) error {
+	l.mu.Lock()
+	g := l.gate
+	_, err := l.findLocked(node)
+	l.mu.Unlock()
+	if g == nil || err != nil {
+		return fault()
+	}
+	release, err := session.TurnOn(ctx, g, env.Session(), node, args)
+	if err != nil {
+		return err
+	}
+	err = fault()
+	release(session.Event{Session: env.Session(), Args: args, Err: err})
+	return err
+}
+
+// crashWord is `crash NODE`.
+func (l *Lab) crashWord(env Env, name string) error {
+	if err := l.Crash(name); err != nil {
+		return err
+	}
+	l.fault(env, quorum.Crash, name, 0, fmt.Sprintf("node %s crashed: its data is gone", name))
+	return nil
 }
 
 func (l *Lab) redlock(ctx context.Context, env Env, p *flags.Parsed) error {
@@ -88,7 +115,7 @@ func (l *Lab) redlock(ctx context.Context, env Env, p *flags.Parsed) error {
 		l.fault(env, quorum.Down, "", 0, "redlock: nodes stopped")
 		return nil
 	case "status":
-		return l.status(ctx, env.Stdout(), p.Args)
+		return l.status(ctx, env, p.Args)
 	case "acquire":
 		return l.acquireWord(ctx, env, p)
 	case "release":
@@ -108,7 +135,11 @@ func (l *Lab) upWord(ctx context.Context, env Env, p *flags.Parsed) error {
 	if p.String("client") == "redsync" {
 		client = Redsync
 	}
-	if err := l.Up(ctx, n, env.Clock(), kind); err != nil {
+	gate := env.Sessions().Gate()
+	if client == Redsync {
+		gate = nil // its library sends from goroutines of its own, which no gate can order
+	}
+	if err := l.UpAt(ctx, n, env.Clock(), kind, gate); err != nil {
 		return err
 	}
 	l.Use(client)

@@ -68,8 +68,20 @@ func (j *Jobs) Begin(ctx context.Context, stderr io.Writer) io.ReadWriteCloser {
 	if t == nil {
 		return h
 	}
-	t.JobBegins(ctx, interp.HandlerCtx(ctx).Env.Get(SessionVar).String())
+	t.JobBegins(ctx, h.session(ctx))
 	return &trackedHook{hook: h, t: t}
+}
+
+// session is the session of the job h starts: its table entry's (`@bob
+// CMD &` is bob), else its shell's. The hook opens in the shell that
+// starts the job, before the job's own variables are set: its
+// LOCKLAB_SESSION is the starter's (main for every job of a script), by
+// which jobs began in the order their goroutines came, not by name.
+func (h *hook) session(ctx context.Context) string {
+	if h.job != nil && h.job.name != "" {
+		return h.job.name
+	}
+	return interp.HandlerCtx(ctx).Env.Get(SessionVar).String()
 }
 
 // Waiting tells the tracker that a shell is about to wait for its jobs.

@@ -94,7 +94,7 @@ func (s *Shell) dispatch(ctx context.Context, args []string) error {
 		return c.Refusal
 	}
 	if c.Word != nil && s.cfg.Refuse != nil {
-		if err := s.cfg.Refuse(c.Word, env.Position()); err != nil {
+		if err := s.cfg.Refuse(c.Word, args, env.Position()); err != nil {
 			return err
 		}
 	}

@@ -38,11 +38,11 @@ type Config struct {
 	Dir         string       // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
 	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
 	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
-	// Refuse, when set, is asked about every word of the table before it
-	// runs (at is its FILE:LINE:COL) and may stop it with an error that
-	// ends the run: explore's, for words whose entry says it cannot run
-	// them, named only at run time ($c up).
-	Refuse func(w *words.Word, at string) error
+	// Refuse, when set, is asked about every call of a word of the table
+	// before it runs (args its words, at its FILE:LINE:COL) and may stop
+	// it with an error that ends the run: explore's, for calls whose
+	// entry says it cannot run them, named only at run time ($c up).
+	Refuse func(w *words.Word, args []string, at string) error
 	// Hint, when set, is asked about an entry that does not parse, and
 	// may say what it is (the lab's: Lua pasted alone, scripts.LuaHint);
 	// "" leaves it to the language's own hint (lines.PasteHint).

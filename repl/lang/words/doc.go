@@ -14,7 +14,8 @@
 // (redis-cli, docker, sleep, run, help, clear) and the program installs
 // the rest as a literal list (Install: lab.Words(), explore.Words()).
 // Each property of a word lives on its entry: its usage, whether it
-// names a bidder, whether explore can run it (Unexplorable, which both
+// names a bidder, whether explore can run it (Unexplorable, or
+// UnexplorableCall for some of its calls: ExploreRefusal, which both
 // explore's reading of a script and its runs ask), its pre-run Check,
 // its Effects on the servers the lab starts (what the precheck of a
 // whole script follows) and its long Help. `WORD --help` prints that help

@@ -33,12 +33,20 @@ type Word struct {
 	// (blind-unlock's slow and fast).
 	Sessions []string
 	// Unexplorable, when set, is why explore cannot run the word: it
-	// starts servers of its own (cluster up, redlock up), which do not run
-	// on explore's virtual time, or needs what they are (a real link, a
-	// node's own clock), or runs for thousands of steps. explore refuses a
+	// starts servers of its own (cluster up), which do not run on
+	// explore's virtual time, or needs what they are (a real link), or
+	// runs for thousands of steps. explore refuses a
 	// script that names it, and stops a search whose run reaches it (a
 	// name known only at run time: c=cluster; $c up).
 	Unexplorable string
+	// UnexplorableCall, when set, is Unexplorable for one call, from its
+	// words (args[0] the word): why explore cannot run it, or "" when it
+	// can (`redlock up --real` starts redis-server processes, while
+	// `redlock up` starts embedded nodes on explore's clock). Before a
+	// script runs it is given the words known then (a call's literal
+	// words, up to the first known only at run time: `redlock up "$@"` is
+	// redlock up), and again all of them when the call runs.
+	UnexplorableCall func(args []string) string
 	// Run runs the word; args[0] is its name. It never sees a call that
 	// asks for its help (`WORD --help`): the table answers that itself
 	// (see answerHelp), and Check and Effects never see one either.
@@ -62,6 +70,16 @@ type Word struct {
 	Effects func(args []string, known []bool) []Effect
 	alias   bool // another name of a word (source, bash ... of run), not listed by help
 	filled  bool // complete made its Usage, Check and Help and answered its --help
+}
+
+// ExploreRefusal is why explore cannot run the call args (args[0] the
+// word): the entry's Unexplorable, or what its UnexplorableCall says of
+// these words; "" when explore can run it.
+func (w *Word) ExploreRefusal(args []string) string {
+	if w.Unexplorable != "" || w.UnexplorableCall == nil {
+		return w.Unexplorable
+	}
+	return w.UnexplorableCall(args)
 }
 
 // Effect is one thing a call does to the servers the lab starts, or
