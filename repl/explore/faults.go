@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/explore/order"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/redlock"
 )
 
 // faultKind is a kind of fault `explore --faults K` chooses among, by
@@ -27,6 +28,7 @@ type faultKind struct {
 type faultRig struct {
 	server *server.Embedded
 	lost   func(at time.Time, how string)
+	nodes  func() *redlock.Lab // the run's Redlock nodes
 }
 
 // faultKinds are the kinds, in the order a turn offers them.
@@ -34,6 +36,7 @@ var faultKinds = []faultKind{
 	{"time", "time runs on to the next key's expiry while no session runs (a pause)", timeFault},
 	{"restart", "the server restarts empty, as with no persistence: every key and script gone", restartFault},
 	{"lost-reply", "a write the server runs whose reply never reaches its session", lostReplyFaults},
+	{"clock-jump", "a Redlock node's clock jumps to the moment its next key expires", clockJumpFaults},
 }
 
 // faultKindNames are the kinds' names, for --fault-kinds and its errors.
@@ -102,43 +105,72 @@ func (o Options) kinds() []string {
 }
 
 // timeFault is time running on, while no session runs, to the moment the
-// first key's TTL runs out (a process pause, a GC, a slow network: a
-// lock's holder that stops between two steps for as long as its lock has
-// left). It is offered only while some key has a TTL: with none, time
-// running on changes nothing the server holds, and the sleepers' own
-// deadlines are the scheduler's to reach.
+// first key's TTL runs out, on the lab's server or a Redlock node (a
+// process pause, a GC, a slow network: a lock's holder that stops
+// between two steps for as long as its lock has left). It is offered
+// only while some key has a TTL: with none, time running on changes
+// nothing the servers hold, and the sleepers' own deadlines are the
+// scheduler's to reach.
 func timeFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	next, ok := r.server.NextExpiry()
-	if !ok {
-		return nil
-	}
 	where := ""
 	if next.DB != 0 {
 		where = fmt.Sprintf(" (database %d)", next.DB)
+	}
+	for _, n := range r.nodes().Expiries() {
+		if !ok || n.Left < next.Left {
+			next, ok, where = n.Expiry, true, " on node "+n.Node
+		}
+	}
+	if !ok {
+		return nil
 	}
 	return []sched.Fault{{Line: "time +" + next.Left.String(), Advance: next.Left, Saved: order.PauseStep(next.Left),
 		Note: fmt.Sprintf("time runs on %v while no session runs (a pause): %s's TTL runs out%s", next.Left, next.Key, where)}}
 }
 
-// restartFault is the server restarting with no persistence: every key
-// and script gone, the sessions' connections taken as reconnected at
-// once; the checker hears that the locks held then were lost (TWO
-// HOLDERS when another client takes one). It is offered only while the
-// server holds a key: an empty server's restart would lose nothing but
-// its scripts.
+// restartFault is the server, or a Redlock node, restarting with no
+// persistence: every key and script gone, the sessions' connections
+// taken as reconnected at once; for the lab's server the checker hears
+// that the locks held then were lost (TWO HOLDERS when another client
+// takes one), and a node's lost grants show in Redlock's own verdict. It
+// is offered for each server that holds a key: an empty server's restart
+// would lose nothing but its scripts.
 func restartFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
-	if r.server.KeyCount() == 0 {
-		return nil
-	}
-	restart := func(at time.Time) error {
-		if err := r.server.RestartEmpty(); err != nil {
-			return err
+	var out []sched.Fault
+	if r.server.KeyCount() > 0 {
+		restart := func(at time.Time) error {
+			if err := r.server.RestartEmpty(); err != nil {
+				return err
+			}
+			r.lost(at, check.LostInRestart)
+			return nil
 		}
-		r.lost(at, check.LostInRestart)
-		return nil
+		out = append(out, sched.Fault{Line: "restart", Saved: order.RestartStep, Do: restart,
+			Note: "the server restarts empty (no persistence): every key and script is gone"})
 	}
-	return []sched.Fault{{Line: "restart", Saved: order.RestartStep, Do: restart,
-		Note: "the server restarts empty (no persistence): every key and script is gone"}}
+	lab := r.nodes()
+	for _, node := range lab.Holding() {
+		out = append(out, sched.Fault{Line: "restart " + node, Saved: order.NodeRestartStep(node),
+			Do:   func(time.Time) error { return lab.RestartEmpty(node) },
+			Note: fmt.Sprintf("node %s restarts empty (no persistence): the locks it granted are gone", node)})
+	}
+	return out
+}
+
+// clockJumpFaults are, for each Redlock node holding a key with a TTL,
+// its clock jumping ahead to the moment that key expires (a clock
+// corrected by NTP, set by hand): the node's keys run out early, and
+// nothing else moves.
+func clockJumpFaults(r faultRig, _ []*sched.Cmd) []sched.Fault {
+	var out []sched.Fault
+	lab := r.nodes()
+	for _, n := range lab.Expiries() {
+		out = append(out, sched.Fault{Line: fmt.Sprintf("clock jump %s +%v", n.Node, n.Left), Saved: order.JumpStep(n.Node, n.Left),
+			Do:   func(time.Time) error { _, err := lab.Jump(n.Node, n.Left); return err },
+			Note: fmt.Sprintf("node %s's clock jumps %v ahead: %s's TTL there runs out early", n.Node, n.Left, n.Key)})
+	}
+	return out
 }
 
 // lostReplyFaults are, for each command that may go and writes (Redis's
@@ -150,7 +182,7 @@ func restartFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 func lostReplyFaults(_ faultRig, can []*sched.Cmd) []sched.Fault {
 	var out []sched.Fault
 	for _, c := range can {
-		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) {
+		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) || c.Args[0] == "clock" {
 			continue
 		}
 		out = append(out, sched.Fault{Line: "lost reply: " + c.Step(), Lose: c,

@@ -17,6 +17,7 @@ import (
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/probe"
+	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/lines"
@@ -131,7 +132,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	defer sh.Close()
 	if p.faults != nil {
 		lost := func(at time.Time, how string) { run.Lost(at, how) }
-		s.InjectFaults(p.faults(faultRig{server: e, lost: lost}, sh.Lane("fault")))
+		s.InjectFaults(p.faults(faultRig{server: e, lost: lost, nodes: func() *redlock.Lab { return run.Redlock() }}, sh.Lane("fault")))
 	}
 	if p.oracle {
 		s.Between((&oracle.Oracle{Server: e, Checker: run, Now: s.Now}).Check)

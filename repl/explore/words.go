@@ -10,6 +10,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/resp"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/explore/order"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -63,8 +64,16 @@ func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 		if err := restartEmpty(ctx, set.Target); err != nil {
 			return err
 		}
-		rec.Lost(time.Now(), check.LostInRestart) // the checker hears it, as in the search
+		rec.Lost(set.Now(), check.LostInRestart) // the checker hears it, as in the search
 		return nil
+	}
+	nodes := lab.RedlockOf(env)
+	g.Node = func(kind, node string, d time.Duration) error {
+		if kind == "restart" {
+			return nodes.RestartEmpty(node)
+		}
+		_, err := nodes.Jump(node, d)
+		return err
 	}
 	set.UseGate(g)
 	return nil

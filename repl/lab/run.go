@@ -11,6 +11,7 @@ import (
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/probe"
 	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/reply"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -21,8 +22,9 @@ import (
 // replies with their notes and the verdict.
 type Run struct {
 	*reply.Printer
-	rec  *record.Recorder
-	tape *capture.Capture // a REPL session being recorded as a lab
+	rec   *record.Recorder
+	tape  *capture.Capture // a REPL session being recorded as a lab
+	parts *words.Parts     // the shell's features' state (Install)
 }
 
 var _ words.Observer = (*Run)(nil)
@@ -39,6 +41,7 @@ func Observe(c words.ObserverConfig) words.Observer { return NewRun(c) }
 
 // Install gives the lab's words the run's record and printer.
 func (r *Run) Install(p *words.Parts) {
+	r.parts = p
 	record.Part.Put(p, r.rec)
 	reply.Part.Put(p, r.Printer)
 	capture.Part.Put(p, r.tape)
@@ -111,3 +114,7 @@ func turnOf(ev session.Event) record.Turn {
 	}
 	return nil
 }
+
+// Redlock is the Redlock lab of the shell the run belongs to (explore's
+// faults act on its nodes).
+func (r *Run) Redlock() *redlock.Lab { return statePart.In(r.parts).Redlock() }

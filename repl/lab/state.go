@@ -34,6 +34,10 @@ func NewState() *State { return &State{scripts: map[string]string{}} }
 // statePart is the lab's state in each shell.
 var statePart = words.NewPart(NewState)
 
+// RedlockOf is the Redlock lab of the shell env runs in (a saved
+// schedule's faults act on its nodes).
+func RedlockOf(env words.Env) *redlock.Lab { return stateOf(env).Redlock() }
+
 // stateOf is the lab's state in the shell env runs in.
 func stateOf(env words.Env) *State { return statePart.Of(env) }
 

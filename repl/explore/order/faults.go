@@ -22,6 +22,26 @@ const faultMark = "⚡"
 // RestartStep is a restart's step.
 const RestartStep = faultMark + "restart"
 
+// NodeRestartStep is a Redlock node's restart, empty: "⚡restart:C".
+func NodeRestartStep(node string) string { return RestartStep + ":" + node }
+
+// JumpStep is a Redlock node's clock jumping d ahead: "⚡jump:C+2s".
+func JumpStep(node string, d time.Duration) string {
+	return faultMark + "jump:" + node + "+" + d.String()
+}
+
+// nodeFault reads a node's fault step: its kind ("restart", "jump"), its
+// node, and a jump's duration.
+func nodeFault(step string) (kind, node string, d time.Duration, ok bool) {
+	if node, ok := strings.CutPrefix(step, RestartStep+":"); ok && node != "" {
+		return "restart", node, 0, true
+	}
+	rest, ok := strings.CutPrefix(step, faultMark+"jump:")
+	node, dur, found := strings.Cut(rest, "+")
+	d, err := time.ParseDuration(dur)
+	return "jump", node, d, ok && found && node != "" && err == nil && d > 0
+}
+
 // PauseStep is a pause of d as a schedule's step names it: "⚡1.7s".
 func PauseStep(d time.Duration) string { return faultMark + d.String() }
 
@@ -43,6 +63,9 @@ func checkFault(step string) error {
 	if _, ok := pauseOf(step); !isFault(step) || ok || step == RestartStep {
 		return nil
 	}
+	if _, _, _, ok := nodeFault(step); ok {
+		return nil
+	}
 	return fmt.Errorf("schedule: %s is no fault's step (a pause is ⚡DURATION, as ⚡2s; a restart is %s; a lost reply is %sSESSION)", step, RestartStep, lostMark)
 }
 
@@ -52,6 +75,8 @@ func (g *Gate) fault(ctx context.Context, step string) error {
 	var err error
 	if d, ok := pauseOf(step); ok {
 		err = sleep(ctx, d+time.Millisecond)
+	} else if kind, node, d, ok := nodeFault(step); ok {
+		err = g.nodeFault(kind, node, d)
 	} else if g.Restart == nil {
 		err = errors.New("schedule: this server cannot be restarted from a script (a restart step needs the lab's own server)")
 	} else {
@@ -100,4 +125,13 @@ func (g *Gate) ReplyLost(name string) bool {
 	}
 	g.losing = ""
 	return true
+}
+
+// nodeFault makes a Redlock node's fault step happen with the gate's
+// Node hook.
+func (g *Gate) nodeFault(kind, node string, d time.Duration) error {
+	if g.Node == nil {
+		return fmt.Errorf("schedule: a %s of node %s needs the lab's Redlock nodes", kind, node)
+	}
+	return g.Node(kind, node, d)
 }

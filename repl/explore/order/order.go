@@ -33,6 +33,9 @@ type Gate struct {
 	// Restart, when set, restarts the server empty, for a schedule's
 	// restart step (see faults.go); nil refuses one.
 	Restart func(ctx context.Context) error
+	// Node, when set, makes a Redlock node's fault step happen: kind
+	// "restart" (empty), or "jump" (its clock d ahead).
+	Node func(kind, node string, d time.Duration) error
 }
 
 // New is a gate for steps (session names, one per command) that gives up

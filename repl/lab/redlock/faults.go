@@ -1,0 +1,51 @@
+package redlock
+
+import "github.com/locklab/locklab/repl/cli/server"
+
+// NodeExpiry is a node's key whose time to live runs out first, on the
+// node's own clock (explore's faults: time running on to it, a clock jump
+// of the node to it).
+type NodeExpiry struct {
+	Node string
+	server.Expiry
+}
+
+// Expiries are, for each embedded node that is up and holds a key with a
+// TTL, its key that runs out first, in node order. Like server.Peek it
+// sends no command: call it only while no command runs.
+func (l *Lab) Expiries() []NodeExpiry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []NodeExpiry
+	for _, nd := range l.nodes {
+		if e, ok := nd.srv.(*server.Embedded); ok {
+			if next, ok := e.NextExpiry(); ok {
+				out = append(out, NodeExpiry{Node: nd.name, Expiry: next})
+			}
+		}
+	}
+	return out
+}
+
+// Holding are the embedded nodes that are up and hold a key, in node
+// order: the ones whose restart without persistence loses something.
+func (l *Lab) Holding() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, nd := range l.nodes {
+		if e, ok := nd.srv.(*server.Embedded); ok && e.KeyCount() > 0 {
+			out = append(out, nd.name)
+		}
+	}
+	return out
+}
+
+// RestartEmpty is node name crashing and coming back at once, empty (no
+// persistence): explore's restart fault on a node.
+func (l *Lab) RestartEmpty(name string) error {
+	if err := l.Crash(name); err != nil {
+		return err
+	}
+	return l.Restart(name, 0, nil, nil)
+}
