@@ -320,3 +320,34 @@ func TestFaultsRedlockStories(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultsRedlockPause: Kleppmann's third story, from a script with no
+// fault in it (clients that acquire with retries, check, book and
+// release): with no fault one booking in every order; one pause finds a
+// schedule in which alice's lock expires between her check and her
+// booking while bob's retry takes it and books (DOUBLE BOOKING +
+// OVERLAP), the pause (⚡ time) coming after alice's check.
+func TestFaultsRedlockPause(t *testing.T) {
+	sc := script(t, "testdata/redlock-pause-plain.lab")
+	none, err := Explore(context.Background(), sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := none.Summary(); !none.Complete || len(none.Groups) != 1 || none.Groups[allClear] == 0 {
+		t.Errorf("without faults: %s", got)
+	}
+	r, err := Explore(context.Background(), sc, Options{Faults: 1, FaultKinds: "time", Property: "double-booking", Bound: Bound{Schedules: 400}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Groups["DOUBLE BOOKING + OVERLAP"] == 0 || r.shortest == nil || r.shortest.faults != 1 {
+		t.Fatalf("with a pause: %s", r.Summary())
+	}
+	steps := strings.Join(r.shortest.steps, "\n")
+	check := strings.Index(steps, "alice LLEN room:2pm:bookings")
+	pause := strings.Index(steps, "⚡ time +2s")
+	book := strings.Index(steps, "alice RPUSH room:2pm:bookings alice")
+	if check < 0 || pause < check || book < pause {
+		t.Errorf("the story's steps:\n%s", steps)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/lab/failover"
 	"github.com/locklab/locklab/repl/lab/record"
+	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/redlockload"
 	"github.com/locklab/locklab/repl/lang/flags"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -289,6 +290,9 @@ func redlockLoad(ctx context.Context, env words.Env, p *flags.Parsed) error {
 // redlockDone is a Redlock word's error as the shell takes it: bad
 // arguments as they are (status 2), a failure with status 1.
 func redlockDone(ctx context.Context, err error) error {
+	if errors.Is(err, redlock.ErrNotAcquired) {
+		return words.No() // an answer: exit status 1, no failure
+	}
 	var usage *flags.Error
 	if err != nil && ctx.Err() == nil && !errors.As(err, &usage) {
 		return words.Failf("%v", err)

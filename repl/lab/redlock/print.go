@@ -2,6 +2,7 @@ package redlock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -40,8 +41,16 @@ func (l *Lab) acquireWord(ctx context.Context, env Env, p *flags.Parsed) error {
 		printAnswers(w, a.Released)
 	}
 	fmt.Fprintln(w, "   ↳ "+a.Note(len(a.Set)))
+	if err == nil && !a.Granted {
+		return ErrNotAcquired
+	}
 	return err
 }
+
+// ErrNotAcquired is an acquisition that got no majority in time: an
+// answer, not a failure (the word's exit status 1, so that a script can
+// retry or give up as a client library does).
+var ErrNotAcquired = errors.New("not acquired")
 
 // Note is the attempt's conclusion, on n nodes.
 func (a *Attempt) Note(n int) string {

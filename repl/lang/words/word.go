@@ -188,6 +188,12 @@ func Bare(format string, a ...any) error {
 // Usage is bad arguments (status 2), with the usage line.
 func Usage(usage string) error { return &Error{Status: 2, Msg: "usage: " + usage} }
 
+// No is a word's answer "no" as its exit status 1, as test and grep give
+// theirs (redlock acquire that did not acquire): no failure, nothing
+// printed, nothing counted against the run's verdict, and a script can
+// branch on it (`if redlock acquire ...; then`).
+func No() error { return interp.ExitStatus(1) }
+
 // Status is a failure already reported (a Redis error reply with -e, a
 // connection error printed in redis-cli's words).
 func Status(n int) error { return &Error{Status: n} }
