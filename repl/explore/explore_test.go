@@ -171,10 +171,18 @@ func TestSleepsOnVirtualTime(t *testing.T) {
 
 // TestSameOutput: the same script gives the same report, byte for byte.
 func TestSameOutput(t *testing.T) {
-	sc := script(t, "testdata/two-bidders.lab")
+	reports := reportTwice(t, script(t, "testdata/two-bidders.lab"), Options{})
+	if reports[0] != reports[1] || !strings.Contains(reports[0], "verdict: DOUBLE BOOKING") {
+		t.Errorf("two reports differ, or show no verdict:\n%s\n---\n%s", reports[0], reports[1])
+	}
+}
+
+// reportTwice is the report of two searches of sc with o, each in full.
+func reportTwice(t *testing.T, sc Script, o Options) [2]string {
+	t.Helper()
 	var reports [2]string
 	for i := range reports {
-		r, err := Explore(context.Background(), sc, Options{})
+		r, err := Explore(context.Background(), sc, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,9 +192,7 @@ func TestSameOutput(t *testing.T) {
 		}
 		reports[i] = b.String()
 	}
-	if reports[0] != reports[1] || !strings.Contains(reports[0], "verdict: DOUBLE BOOKING") {
-		t.Errorf("two reports differ, or show no verdict:\n%s\n---\n%s", reports[0], reports[1])
-	}
+	return reports
 }
 
 // TestSameRandomAnswers: SRANDMEMBER and SPOP answer the same in every

@@ -209,18 +209,7 @@ func TestFaultsPauseModel(t *testing.T) {
 // report is the same, byte for byte, every time.
 func TestFaultsShortestStory(t *testing.T) {
 	sc := script(t, "../../scripts/locked-booking.lab")
-	var reports [2]string
-	for i := range reports {
-		r, err := Explore(context.Background(), sc, Options{Faults: 1, FaultKinds: "time", Property: "double-booking"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		if _, err := r.Report(context.Background(), &b, sc, 0); err != nil {
-			t.Fatal(err)
-		}
-		reports[i] = b.String()
-	}
+	reports := reportTwice(t, sc, Options{Faults: 1, FaultKinds: "time", Property: "double-booking"})
 	for _, want := range []string{
 		"  3. alice LLEN room:2pm:bookings\n  4. ⚡ time +2s\n  5. bob SET lock:room:2pm token-bob NX PX 2000\n",
 		"⚡ time runs on 2s while no session runs (a pause): lock:room:2pm's TTL runs out\n",

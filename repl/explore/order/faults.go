@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/locklab/locklab/repl/clock"
 )
 
 // A fault's step on a schedule's line (explore --faults found it): no
@@ -74,7 +76,7 @@ func checkFault(step string) error {
 func (g *Gate) fault(ctx context.Context, step string) error {
 	var err error
 	if d, ok := pauseOf(step); ok {
-		err = sleep(ctx, d+time.Millisecond)
+		err = clock.Real{}.Sleep(ctx, d+time.Millisecond)
 	} else if kind, node, d, ok := nodeFault(step); ok {
 		err = g.nodeFault(kind, node, d)
 	} else if g.Restart == nil {
@@ -90,18 +92,6 @@ func (g *Gate) fault(ctx context.Context, step string) error {
 	g.busy = false
 	g.signal()
 	return err
-}
-
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // LostStep is a step of session name whose reply was lost: the command
