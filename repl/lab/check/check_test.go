@@ -126,7 +126,7 @@ func TestFindingBad(t *testing.T) {
 		check.BlindDel:            true,
 		check.TwoHolders:          true,
 		check.Takeover:            true, // another session replaced or cut a live lock
-		check.ExpiredWhileWorking: true, // the TTL was shorter than the work: the lesson's failure mode 1, even if nobody entered yet
+		check.ExpiredWhileWorking: true, // the work, or a pause, outlasted the TTL: the lesson's failure mode 1, even if nobody entered yet
 		check.SlotOK:              false,
 		check.AllClear:            false,
 		check.NoVerdict:           false,

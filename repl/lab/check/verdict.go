@@ -331,5 +331,5 @@ func summary(k Kind, key string, n int, how string) string {
 		return Say("%s on %s: %d plain DEL(s) removed a lock re-acquired after its first holder's TTL ran out; "+
 			"run it as two sessions (blind-unlock) or release with a token check (eval-release)", k.Headline(), key, n)
 	}
-	return Say("%s on %s: %d lock(s) ran out before their holder finished (the TTL was shorter than the work)", ExpiredWhileWorking.Headline(), key, n)
+	return Say("%s on %s: %d lock(s) ran out before their holder finished (the work, or a pause, outlasted the TTL)", ExpiredWhileWorking.Headline(), key, n)
 }

@@ -106,7 +106,7 @@ func blindUnlock() Timeline {
 	verdict := []check.Finding{
 		{Kind: check.WrongOwnerDel, Key: "lock:demo", Text: "WRONG-OWNER DEL on lock:demo: 1 delete(s) removed a lock another session held"},
 		{Kind: check.Overlap, Key: "lock:demo", Text: "OVERLAP on lock:demo: 1 time(s) two sessions were inside the critical section at once"},
-		{Kind: check.ExpiredWhileWorking, Key: "lock:demo", Text: "EXPIRED WHILE WORKING on lock:demo: 1 lock(s) ran out before their holder finished (the TTL was shorter than the work)"},
+		{Kind: check.ExpiredWhileWorking, Key: "lock:demo", Text: "EXPIRED WHILE WORKING on lock:demo: 1 lock(s) ran out before their holder finished (the work, or a pause, outlasted the TTL)"},
 	}
 	return Build(runStart, events, notes, holdings, verdict)
 }
@@ -184,7 +184,7 @@ func sixSessions() Timeline {
 	}
 	verdict := []check.Finding{
 		{Kind: check.Overlap, Key: "lock:inventory", Text: "OVERLAP on lock:inventory: 1 time(s) two sessions were inside the critical section at once"},
-		{Kind: check.ExpiredWhileWorking, Key: "lock:inventory", Text: "EXPIRED WHILE WORKING on lock:inventory: 1 lock(s) ran out before their holder finished (the TTL was shorter than the work)"},
+		{Kind: check.ExpiredWhileWorking, Key: "lock:inventory", Text: "EXPIRED WHILE WORKING on lock:inventory: 1 lock(s) ran out before their holder finished (the work, or a pause, outlasted the TTL)"},
 	}
 	return Build(runStart, events, notes, holdings, verdict)
 }
