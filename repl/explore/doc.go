@@ -39,6 +39,14 @@
 // script whose `schedule` line forces its order on any server (package
 // order).
 //
+// With Options.Faults (--faults K, faults.go), each schedule may also
+// choose up to K faults between its steps, of the kinds
+// Options.FaultKinds names: time running on to the next key's expiry (a
+// pause), the server or a Redlock node restarting empty, a write's reply
+// lost, a node's clock jumping. The search counts them as it counts
+// orders, the shortest failing schedule has the fewest faults, and a
+// saved schedule writes each as a step of its line (package order).
+//
 // With Options.Oracle (--oracle), each schedule's scheduler runs package
 // oracle between its steps (sched.Between): what the checker believes the
 // server holds, against what the embedded server really holds, read

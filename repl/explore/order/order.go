@@ -101,6 +101,9 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(sessi
 func (g *Gate) release(name string, args []string, e session.Event) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.losing == name {
+		g.losing = "" // a reply to lose that never came (an error came instead)
+	}
 	now := poll.Of(args, e)
 	g.polling = poll.Repeats(g.last[name], now)
 	if !g.polling {

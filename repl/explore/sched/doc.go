@@ -36,6 +36,13 @@
 // default; preempt.go, --preemptions K; pct.go, --random N; random.go,
 // --walk N).
 //
+// Faults (faults.go, explore --faults K) are more options of a turn,
+// after the commands: up to Faults.Max a schedule, each one the search
+// offers there (time running on, a server restarting, a command whose
+// reply is lost). A fault commutes with no command, so the reduced search
+// stays exact; it is a step of the schedule's own ("⚡ time +2s"), and a
+// choice list replays it.
+//
 // Adding a strategy touches three files that are not tests, and no
 // registration line (the flag is where the strategy is made):
 //

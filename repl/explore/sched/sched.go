@@ -168,6 +168,9 @@ func (s *Sched) replied(t *ticket, e session.Event) {
 	if i := slices.Index(s.inflight, &t.Cmd); i >= 0 {
 		s.inflight = slices.Delete(s.inflight, i, i+1)
 	}
+	if i := slices.Index(s.faults.losing, t.Session); i >= 0 {
+		s.faults.losing = slices.Delete(s.faults.losing, i, i+1) // a reply to lose that never came (an error came instead)
+	}
 	s.answered(&t.Cmd, t.at, e)
 }
 
