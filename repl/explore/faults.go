@@ -12,6 +12,7 @@ import (
 	"github.com/locklab/locklab/repl/explore/order"
 	"github.com/locklab/locklab/repl/explore/sched"
 	"github.com/locklab/locklab/repl/lab/check"
+	"github.com/locklab/locklab/repl/lab/record"
 	"github.com/locklab/locklab/repl/lab/redlock"
 )
 
@@ -26,9 +27,11 @@ type faultKind struct {
 // faultRig is what a schedule's faults act on: its server, and its
 // checker, told of what the server lost.
 type faultRig struct {
-	server *server.Embedded
-	lost   func(at time.Time, how string)
-	nodes  func() *redlock.Lab // the run's Redlock nodes
+	server  *server.Embedded
+	lost    func(at time.Time, how string)
+	nodes   func() *redlock.Lab                   // the run's Redlock nodes
+	rec     func() *record.Recorder               // the run's record, told what a node's fault did
+	picture func(at time.Time, what, note string) // keeps a fault for the timeline
 }
 
 // faultKinds are the kinds, in the order a turn offers them.
@@ -92,7 +95,10 @@ func (o Options) injected(r faultRig, out io.Writer) sched.Faults {
 		}
 		return all
 	}
-	told := func(f sched.Fault) { fmt.Fprintf(out, "%s %s\n", sched.FaultSession, f.Note) } // a whole line: out writes it at once
+	told := func(f sched.Fault, at time.Time) {
+		fmt.Fprintf(out, "%s %s\n", sched.FaultSession, f.Note) // a whole line: out writes it at once
+		r.picture(at, sched.FaultSession+" "+f.Line, f.Note)
+	}
 	return sched.Faults{Max: o.Faults, Offer: offer, Happened: told}
 }
 
@@ -152,7 +158,7 @@ func restartFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	lab := r.nodes()
 	for _, node := range lab.Holding() {
 		out = append(out, sched.Fault{Line: "restart " + node, Saved: order.NodeRestartStep(node),
-			Do:   func(time.Time) error { return lab.RestartEmpty(node) },
+			Do:   func(at time.Time) error { return lab.RestartEmpty(node, at, r.rec()) },
 			Note: fmt.Sprintf("node %s restarts empty (no persistence): the locks it granted are gone", node)})
 	}
 	return out
@@ -167,7 +173,7 @@ func clockJumpFaults(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	lab := r.nodes()
 	for _, n := range lab.Expiries() {
 		out = append(out, sched.Fault{Line: fmt.Sprintf("clock jump %s +%v", n.Node, n.Left), Saved: order.JumpStep(n.Node, n.Left),
-			Do:   func(time.Time) error { _, err := lab.Jump(n.Node, n.Left); return err },
+			Do:   func(at time.Time) error { return lab.JumpAt(n.Node, n.Left, at, r.rec()) },
 			Note: fmt.Sprintf("node %s's clock jumps %v ahead: %s's TTL there runs out early", n.Node, n.Left, n.Key)})
 	}
 	return out

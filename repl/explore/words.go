@@ -70,10 +70,9 @@ func scheduleWord(ctx context.Context, env words.Env, args []string) error {
 	nodes := lab.RedlockOf(env)
 	g.Node = func(kind, node string, d time.Duration) error {
 		if kind == "restart" {
-			return nodes.RestartEmpty(node)
+			return nodes.RestartEmpty(node, set.Now(), rec)
 		}
-		_, err := nodes.Jump(node, d)
-		return err
+		return nodes.JumpAt(node, d, set.Now(), rec)
 	}
 	set.UseGate(g)
 	return nil

@@ -106,6 +106,10 @@ func (r *Run) Draw(ctx context.Context, main *session.Session, width int) string
 	return timeline.Draw(r.Out, r.Timeline(ctx, main), width, false)
 }
 
+// Injected keeps a fault explore made happen at t for the timeline, in its
+// own lane.
+func (r *Run) Injected(t time.Time, lane, what, note string) { r.rec.Injected(t, lane, what, note) }
+
 // turnOf is a probed event's turn in the server's order (nil: not
 // probed).
 func turnOf(ev session.Event) record.Turn {
@@ -118,3 +122,7 @@ func turnOf(ev session.Event) record.Turn {
 // Redlock is the Redlock lab of the shell the run belongs to (explore's
 // faults act on its nodes).
 func (r *Run) Redlock() *redlock.Lab { return statePart.In(r.parts).Redlock() }
+
+// Recorder is the run's record (explore's faults on Redlock's nodes tell
+// it what they did).
+func (r *Run) Recorder() *record.Recorder { return r.rec }

@@ -20,8 +20,8 @@ const FaultSession = "⚡"
 // between two steps (the transcript's line).
 type Faults struct {
 	Max      int
-	Offer    func(can []*Cmd) []Fault // the faults that could happen now, can the commands that may go; called with no command running
-	Happened func(Fault)              // nil: nothing told
+	Offer    func(can []*Cmd) []Fault    // the faults that could happen now, can the commands that may go; called with no command running
+	Happened func(f Fault, at time.Time) // nil: nothing told; at is when, as events are stamped (see Stamp)
 }
 
 // Fault is something that happens to a run that no session asked for,
@@ -87,7 +87,7 @@ func (s *Sched) happen(opts []*Cmd, c *Cmd) {
 	fault := f.offered[slices.Index(f.cmds, c)]
 	f.happened++
 	if f.Happened != nil {
-		f.Happened(fault)
+		f.Happened(fault, s.v.Now().Add(time.Duration(len(s.steps))))
 	}
 	if fault.Lose != nil {
 		s.send(opts, fault.Lose)

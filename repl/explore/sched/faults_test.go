@@ -123,7 +123,7 @@ func classes(orders []string) []string {
 func TestFaultsTold(t *testing.T) {
 	var told []string
 	f := pauses(1, 3*time.Second)
-	f.Happened = func(x Fault) { told = append(told, x.Line) }
+	f.Happened = func(x Fault, _ time.Time) { told = append(told, x.Line) }
 	r := runFaults(t, lab{"a": {"SET x 1", "sleep 1s", "SET x 2"}}, Plan{Prefix: []int{0, 1}}, f)
 	if r.order != "a1 ⚡1 a2" || !slices.Equal(told, []string{"time +3s"}) || !r.end.Equal(t0.Add(4*time.Second)) {
 		t.Errorf("got %q, told %q, ended at %v", r.order, told, r.end.Sub(t0))

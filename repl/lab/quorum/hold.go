@@ -25,12 +25,29 @@ type hold struct {
 	end                 check.End
 }
 
+//
+// Attempts are read as they end, and two clients' attempts can take
+// turns node by node (under explore's scheduler): a hold read later may
+// have begun before one read already. Each hold is ended by what came
+// after it on its node, in the node's own order: a crash (or the nodes'
+// stop) read before it was, or another OK for the key, which says it
+// was gone.
 func (c *Checker) startHold(a Attempt, s Step) {
 	h := &hold{lab: a.Lab, node: s.Node, key: a.Key, tok: a.Token, who: a.Session, from: s.End, asked: s.Start, ttl: ttlOf(s.Args)}
 	for _, o := range c.holds {
-		// The node said OK: whatever it held for the key before was gone.
-		if o.lab == h.lab && o.node == h.node && o.key == h.key && o.until.IsZero() && c.expiry(o).After(h.from) {
-			o.until, o.end = h.from, check.Expired
+		if o.lab != h.lab || o.node != h.node || o.key != h.key {
+			continue
+		}
+		switch {
+		case o.from.Before(h.from) && o.until.IsZero() && c.expiry(o).After(h.from):
+			o.until, o.end = h.from, check.Expired // the node said OK: whatever it held for the key before was gone
+		case h.from.Before(o.from) && (h.until.IsZero() || o.from.Before(h.until)):
+			h.until, h.end = o.from, check.Expired // an OK read already came after this one
+		}
+	}
+	for _, f := range c.faults {
+		if f.Lab == h.lab && (f.Kind == Down || f.Kind == Crash && f.Node == h.node) && f.At.After(h.from) && (h.until.IsZero() || f.At.Before(h.until)) {
+			h.until, h.end = f.At, endOf[f.Kind] // a crash read before this hold, which it ended
 		}
 	}
 	c.holds = append(c.holds, h)

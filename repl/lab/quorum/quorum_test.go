@@ -108,3 +108,27 @@ func TestHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsReadOutOfOrder: attempts are read as they end, and two that
+// took turns node by node (explore's scheduler) end in either order. A
+// hold read after one that began later on its node ended by what came
+// next there in the node's own order: a crash read before it, else the
+// later OK; the later hold is not cut by the earlier one.
+func TestHoldsReadOutOfOrder(t *testing.T) {
+	c := quorum.New()
+	c.Fault(quorum.Fault{Lab: 1, Node: "A", Kind: quorum.Crash, At: at(50)})
+	c.Fault(quorum.Fault{Lab: 1, Node: "A", Kind: quorum.Restart, At: at(50)})
+	c.Acquired(attempt(1, "bob", "b1", 100, "A"))     // read first, though it began later
+	c.Acquired(attempt(1, "alice", "a1", 0, "A B C")) // A's OK at 1 ms, before the crash
+	c.Acquired(attempt(1, "carol", "c1", 200, "B"))   // B's OK after alice's: alice's hold there was gone
+	got := map[string]string{}
+	for _, h := range c.Holds(at(1000)) {
+		got[h.Session+"@"+h.Node] = string(h.End) + " at " + h.Until.Sub(t0).String()
+	}
+	want := map[string]string{"alice@A": "crashed at 50ms", "bob@A": "held at 1s", "alice@B": "expired at 201ms", "carol@B": "held at 1s", "alice@C": "held at 1s"}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s (all: %v)", k, got[k], w, got)
+		}
+	}
+}

@@ -130,6 +130,16 @@ func (r *Recorder) Observe(e session.Event, c check.Event, turn Turn, say func([
 	say(notes)
 }
 
+// Injected keeps a fault explore made happen at t (what names it: "⚡
+// time +2s"; note says what it did) for the timeline, in a lane of its
+// own, as an event whose reply is the note: the picture shows where it
+// fell among the commands. The annotator does not read it.
+func (r *Recorder) Injected(t time.Time, lane, what, note string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.add(timeline.Event{Session: lane, Args: strings.Fields(what), Reply: note, Start: t, End: t})
+}
+
 // Unanswered takes an event that got no reply (its Err says why), and
 // whose command the server may have run and a probe read (turn, nil for
 // none): its turn in the server's order is let go, so that the events

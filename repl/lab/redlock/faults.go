@@ -1,6 +1,12 @@
 package redlock
 
-import "github.com/locklab/locklab/repl/cli/server"
+import (
+	"time"
+
+	"github.com/locklab/locklab/repl/cli/server"
+	"github.com/locklab/locklab/repl/lab/quorum"
+	"github.com/locklab/locklab/repl/lab/record"
+)
 
 // NodeExpiry is a node's key whose time to live runs out first, on the
 // node's own clock (explore's faults: time running on to it, a clock jump
@@ -42,10 +48,27 @@ func (l *Lab) Holding() []string {
 }
 
 // RestartEmpty is node name crashing and coming back at once, empty (no
-// persistence): explore's restart fault on a node.
-func (l *Lab) RestartEmpty(name string) error {
+// persistence), at t: explore's restart fault on a node. rec hears it as
+// the crash and restart words tell it, so that Redlock's verdict and
+// picture know the node's grants were lost, not expired.
+func (l *Lab) RestartEmpty(name string, t time.Time, rec *record.Recorder) error {
 	if err := l.Crash(name); err != nil {
 		return err
 	}
-	return l.Restart(name, 0, nil, nil)
+	if err := l.Restart(name, 0, nil, nil); err != nil {
+		return err
+	}
+	rec.Fault("", "", quorum.Fault{Lab: l.Gen(), Node: name, Kind: quorum.Crash, At: t})
+	rec.Fault("", "", quorum.Fault{Lab: l.Gen(), Node: name, Kind: quorum.Restart, At: t})
+	return nil
+}
+
+// JumpAt is node name's clock jumping d ahead at t: explore's clock-jump
+// fault on a node, told to rec as the clock word tells it.
+func (l *Lab) JumpAt(name string, d time.Duration, t time.Time, rec *record.Recorder) error {
+	if _, err := l.Jump(name, d); err != nil {
+		return err
+	}
+	rec.Fault("", "", quorum.Fault{Lab: l.Gen(), Node: name, Kind: quorum.Jump, By: d, At: t})
+	return nil
 }
