@@ -25,6 +25,7 @@ type hold struct {
 	end                 check.End
 }
 
+// startHold begins a's hold on s's node, from its OK.
 //
 // Attempts are read as they end, and two clients' attempts can take
 // turns node by node (under explore's scheduler): a hold read later may
