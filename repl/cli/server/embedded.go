@@ -6,6 +6,7 @@ import (
 	"net"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -29,6 +30,10 @@ type Embedded struct {
 	// followClock), under mu.
 	peers map[*mrserver.Peer]bool
 	guard *scriptGuard
+	// scripted is whether a command that can fill the script cache (EVAL,
+	// SCRIPT LOAD, FUNCTION ...) ran since the last Reset, which flushes
+	// the cache only then (a dial and a round trip saved per schedule).
+	scripted atomic.Bool
 }
 
 // StartEmbedded starts an embedded Redis on 127.0.0.1 and an OS-chosen
@@ -84,6 +89,9 @@ func (e *Embedded) follow(real bool) {
 	e.m.ClockTTL(true)
 	e.guard = &scriptGuard{srv: e.m.Server(), unlock: e.m.Unlock, running: map[*mrserver.Peer]bool{}}
 	e.m.Server().SetPreHook(func(p *mrserver.Peer, cmd string, args ...string) bool {
+		if fillsScriptCache(cmd) {
+			e.scripted.Store(true)
+		}
 		if e.guard.script(p, cmd, args) {
 			return true
 		}
@@ -163,10 +171,24 @@ func (e *Embedded) Reset(c clock.Clock, kept int) error {
 	e.m.FlushAll()
 	e.m.SetTime(c.Now())
 	e.m.Seed(1)
+	if !e.scripted.Load() {
+		return nil // nothing filled the script cache: no connection was opened either
+	}
 	if err := e.flushScripts(); err != nil {
 		return err
 	}
+	e.scripted.Store(false) // after the flush, itself a SCRIPT command
 	return e.awaitClients(kept)
+}
+
+// fillsScriptCache reports whether a command (upper case, as the
+// server's hook names it) can leave a script or a function behind.
+func fillsScriptCache(cmd string) bool {
+	switch cmd {
+	case "EVAL", "EVAL_RO", "EVALSHA", "EVALSHA_RO", "SCRIPT", "FUNCTION", "FCALL", "FCALL_RO":
+		return true
+	}
+	return false
 }
 
 // RestartEmpty leaves the server as a restart without persistence

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,4 +132,48 @@ func TestClockEvalWhileConnecting(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestResetFlushesScripts: Reset empties the script cache when a script
+// ran since the last one (SCRIPT EXISTS answers 0 after), and opens no
+// connection of its own when none did (INFO's connection count stays).
+func TestResetFlushesScripts(t *testing.T) {
+	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
+	e, err := server.StartEmbeddedClock(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := connect(t, e)
+	sha := do("SCRIPT", "LOAD", "return 1").Str
+	if err := e.Reset(v, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := do("SCRIPT", "EXISTS", sha); len(got.Elems) != 1 || got.Elems[0].Int != 0 {
+		t.Errorf("after a Reset the script is still cached: %v", got)
+	}
+	if err := e.Reset(v, 1); err != nil { // SCRIPT EXISTS was a script command too
+		t.Fatal(err)
+	}
+	do("SET", "k", "v")
+	before := do("INFO", "stats").Str
+	if err := e.Reset(v, 1); err != nil {
+		t.Fatal(err)
+	}
+	after := do("INFO", "stats").Str
+	if connections(t, before) != connections(t, after) || do("EXISTS", "k").Int != 0 {
+		t.Errorf("a Reset with no script opened a connection, or kept k:\n%s\n%s", before, after)
+	}
+}
+
+// connections is INFO's total_connections_received.
+func connections(t *testing.T, info string) int {
+	t.Helper()
+	var n int
+	for _, line := range strings.Split(info, "\n") {
+		if _, err := fmt.Sscanf(strings.TrimSpace(line), "total_connections_received:%d", &n); err == nil {
+			return n
+		}
+	}
+	t.Fatalf("no total_connections_received in %q", info)
+	return 0
 }
