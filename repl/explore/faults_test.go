@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/locklab/locklab/repl/explore/sched"
 )
 
 // pauseLockModel is an independent model of testdata/pause-lock.lab
@@ -338,5 +340,24 @@ func TestFaultsRedlockPause(t *testing.T) {
 	book := strings.Index(steps, "alice RPUSH room:2pm:bookings alice")
 	if check < 0 || pause < check || book < pause {
 		t.Errorf("the story's steps:\n%s", steps)
+	}
+}
+
+// TestFaultsSampled: a random search (PCT, random walks) draws faults
+// too, says so in its mode, and its shortest failing schedule replays.
+func TestFaultsSampled(t *testing.T) {
+	sc := script(t, "../../scripts/locked-booking.lab")
+	for _, o := range []Options{{Random: 30, Seed: 1, Faults: 1, FaultKinds: "time"}, {Strategy: sched.RandomWalk{N: 30}, Seed: 1, Faults: 1, FaultKinds: "time"}} {
+		r, err := Explore(context.Background(), sc, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Summary(), "at most 1 fault (time) a schedule") || r.Groups[allClear] == r.Schedules {
+			t.Errorf("a sampled search with faults: %s", r.Summary())
+		}
+		var b strings.Builder
+		if _, err := r.Report(context.Background(), &b, sc, 0); err != nil || !strings.Contains(b.String(), "⚡") {
+			t.Errorf("its shortest failing schedule: %v\n%s", err, b.String())
+		}
 	}
 }

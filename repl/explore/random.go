@@ -22,7 +22,7 @@ type drawn struct {
 // one, so N is not bounded by memory; Ctrl-C stops it with the samples
 // counted so far.
 func sample(ctx context.Context, sc Script, o Options, s sched.Sampler, visit func(*outcome)) (*Result, error) {
-	first, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Chooser()}, oracle: o.Oracle})
+	first, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Chooser()}, oracle: o.Oracle, faults: o.faultsOf()})
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func sample(ctx context.Context, sc Script, o Options, s sched.Sampler, visit fu
 	for range o.workers() {
 		wg.Go(func() {
 			for i := range next {
-				out, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}, oracle: o.Oracle})
+				out, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}, oracle: o.Oracle, faults: o.faultsOf()})
 				results <- drawn{i, out, err}
 			}
 		})

@@ -205,14 +205,16 @@ func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script, 
 	return words.ExitCode(runErr), nil
 }
 
-// stuckByFault reports whether a schedule stopped as stuck after a fault
-// happened in it: a poll waiting for what the fault took away (a lock
-// that expired before the poll saw it) waits for ever. That is one of
-// the schedules --faults explores, counted as such, not a script that
-// cannot be explored: without the fault it would have gone on.
+// stuckByFault reports whether a schedule stopped after a fault happened
+// in it because only polls were left that nothing could change: a poll
+// waiting for what the fault took away (a lock that expired before the
+// poll saw it) waits for ever. That is one of the schedules --faults
+// explores, counted as such, not a script that cannot be explored. A
+// stall on the wall clock or a loop past the step limit stops the search
+// as it does without faults.
 func stuckByFault(err error, ran sched.Ran) bool {
 	var stuck *sched.StuckError
-	return ran.Faults > 0 && errors.As(err, &stuck)
+	return ran.Faults > 0 && errors.As(err, &stuck) && stuck.Polling
 }
 
 // scriptError is a script that could not run (a syntax error, say).

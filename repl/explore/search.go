@@ -99,7 +99,7 @@ func (o Options) workers() int {
 func (o Options) mode() string {
 	st := o.strategy()
 	if _, ok := st.(sched.Sampler); ok {
-		return fmt.Sprintf("seed %d, %s", o.Seed, st.Mode())
+		return fmt.Sprintf("seed %d, %s", o.Seed, st.Mode()) + o.faultsMode()
 	}
 	return st.Mode() + o.faultsMode()
 }

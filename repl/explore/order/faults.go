@@ -62,6 +62,9 @@ func pauseOf(step string) (time.Duration, bool) {
 
 // checkFault refuses a fault's step this version does not know.
 func checkFault(step string) error {
+	if name, lost := lostOf(step); lost && name == "" {
+		return fmt.Errorf("schedule: %s names no session (a lost reply is %sSESSION)", step, lostMark)
+	}
 	if _, ok := pauseOf(step); !isFault(step) || ok || step == RestartStep {
 		return nil
 	}
@@ -124,4 +127,12 @@ func (g *Gate) nodeFault(kind, node string, d time.Duration) error {
 		return fmt.Errorf("schedule: a %s of node %s needs the lab's Redlock nodes", kind, node)
 	}
 	return g.Node(kind, node, d)
+}
+
+// inFault reports whether a fault's step is happening now (a pause being
+// slept out): the sessions waiting meanwhile are not late for their turn.
+func (g *Gate) inFault() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.busy && g.next < len(g.steps) && isFault(g.steps[g.next])
 }

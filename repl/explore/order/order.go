@@ -87,6 +87,10 @@ func (g *Gate) Turn(ctx context.Context, name string, args []string) (func(sessi
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-timer.C:
+			if g.inFault() {
+				timer.Reset(g.wait) // a fault's step (a pause) takes its time: no session is late
+				continue
+			}
 			g.giveUp(name)
 		}
 	}

@@ -102,3 +102,35 @@ func TestNotAPollSpendsAStep(t *testing.T) {
 		t.Errorf("4 commands that are no poll's repeats spent %d steps", g.next)
 	}
 }
+
+// TestPauseStepIsNotLate: while one session sleeps out a pause step,
+// the session whose turn comes next is not late for it, however short
+// the wait: the order is kept (nothing said), and its command goes once
+// the pause is over.
+func TestPauseStepIsNotLate(t *testing.T) {
+	var told strings.Builder
+	g := New([]string{"alice", PauseStep(300 * time.Millisecond), "bob"}, 50*time.Millisecond, &told)
+	ctx := context.Background()
+	ok := session.Event{Reply: resp.Reply{Kind: resp.Status, Str: "OK"}}
+	release, err := g.Turn(ctx, "alice", []string{"SET", "a", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release(ok)
+	go func() { // alice's next command finds the pause, and sleeps it out
+		if release, err := g.Turn(ctx, "alice", []string{"SET", "a", "2"}); err == nil {
+			release(ok)
+		}
+	}()
+	for !g.inFault() {
+		time.Sleep(time.Millisecond)
+	}
+	release, err = g.Turn(ctx, "bob", []string{"SET", "b", "1"}) // waits out the pause, past its own wait
+	if err != nil {
+		t.Fatal(err)
+	}
+	release(ok)
+	if told.Len() > 0 {
+		t.Errorf("the order was given up during the pause: %q", told.String())
+	}
+}

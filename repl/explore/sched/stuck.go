@@ -14,6 +14,10 @@ import (
 type StuckError struct {
 	Step      int
 	What, Why string
+	// Polling says only polls were left that nothing could change (a
+	// poll for a lock that expired before it looked, say), not a stall on
+	// the wall clock or a loop past MaxSteps.
+	Polling bool
 }
 
 func (e *StuckError) Error() string {
@@ -44,7 +48,7 @@ func (s *Sched) spinning() *StuckError {
 	for _, t := range s.turns {
 		who = append(who, t.Step())
 	}
-	return &StuckError{Step: len(s.steps) + 1, What: strings.Join(who, ", "),
+	return &StuckError{Step: len(s.steps) + 1, What: strings.Join(who, ", "), Polling: true,
 		Why: "it polls for a change that nothing left in the script can make, and no sleeper is left to move virtual time"}
 }
 

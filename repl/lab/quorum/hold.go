@@ -40,7 +40,7 @@ func (c *Checker) startHold(a Attempt, s Step) {
 			continue
 		}
 		switch {
-		case o.from.Before(h.from) && o.until.IsZero() && c.expiry(o).After(h.from):
+		case o.from.Before(h.from) && (o.until.IsZero() || h.from.Before(o.until)) && c.expiry(o).After(h.from):
 			o.until, o.end = h.from, check.Expired // the node said OK: whatever it held for the key before was gone
 		case h.from.Before(o.from) && (h.until.IsZero() || o.from.Before(h.until)):
 			h.until, h.end = o.from, check.Expired // an OK read already came after this one
