@@ -184,11 +184,12 @@ func clockJumpFaults(r faultRig, _ []*sched.Cmd) []sched.Fault {
 // lost: the server runs it, and its session gets an error instead of the
 // answer, as a client whose read timed out would (a SET NX that took the
 // lock, taken for a failure; a release that released, taken for one that
-// did not). A lost read is left out: it changes nothing on the server.
-func lostReplyFaults(_ faultRig, can []*sched.Cmd) []sched.Fault {
+// did not). A lost read is left out: it changes nothing on the server;
+// so is a command to a Redlock node that is down: it will not be sent.
+func lostReplyFaults(r faultRig, can []*sched.Cmd) []sched.Fault {
 	var out []sched.Fault
 	for _, c := range can {
-		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) || c.Args[0] == "clock" {
+		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) || c.Server != "" && !r.nodes().IsUp(c.Server) {
 			continue
 		}
 		out = append(out, sched.Fault{Line: "lost reply: " + c.Step(), Lose: c,

@@ -72,3 +72,7 @@ func (l *Lab) JumpAt(name string, d time.Duration, t time.Time, rec *record.Reco
 	rec.Fault("", "", quorum.Fault{Lab: l.Gen(), Node: name, Kind: quorum.Jump, By: d, At: t})
 	return nil
 }
+
+// IsUp reports whether node name is up (a delayed restart that is due
+// comes back first, as for a command).
+func (l *Lab) IsUp(name string) bool { return l.reach(name).up }
