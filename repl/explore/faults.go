@@ -11,9 +11,8 @@ import (
 	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/explore/order"
 	"github.com/locklab/locklab/repl/explore/sched"
+	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
-	"github.com/locklab/locklab/repl/lab/record"
-	"github.com/locklab/locklab/repl/lab/redlock"
 )
 
 // faultKind is a kind of fault `explore --faults K` chooses among, by
@@ -24,14 +23,12 @@ type faultKind struct {
 	offer      func(r faultRig, can []*sched.Cmd) []sched.Fault
 }
 
-// faultRig is what a schedule's faults act on: its server, and its
-// checker, told of what the server lost.
+// faultRig is what a schedule's faults act on: its server, and its run
+// (the lab's side: its checker and record, told what a fault did, and its
+// Redlock nodes).
 type faultRig struct {
-	server  *server.Embedded
-	lost    func(at time.Time, how string)
-	nodes   func() *redlock.Lab                   // the run's Redlock nodes
-	rec     func() *record.Recorder               // the run's record, told what a node's fault did
-	picture func(at time.Time, what, note string) // keeps a fault for the timeline
+	server *server.Embedded
+	run    *lab.Run
 }
 
 // faultKinds are the kinds, in the order a turn offers them.
@@ -97,7 +94,7 @@ func (o Options) injected(r faultRig, out io.Writer) sched.Faults {
 	}
 	told := func(f sched.Fault, at time.Time) {
 		fmt.Fprintf(out, "%s %s\n", sched.FaultSession, f.Note) // a whole line: out writes it at once
-		r.picture(at, sched.FaultSession+" "+f.Line, f.Note)
+		r.run.Injected(at, "fault", sched.FaultSession+" "+f.Line, f.Note)
 	}
 	return sched.Faults{Max: o.Faults, Offer: offer, Happened: told}
 }
@@ -123,7 +120,7 @@ func timeFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	if next.DB != 0 {
 		where = fmt.Sprintf(" (database %d)", next.DB)
 	}
-	for _, n := range r.nodes().Expiries() {
+	for _, n := range r.run.Redlock().Expiries() {
 		if !ok || n.Left < next.Left {
 			next, ok, where = n.Expiry, true, " on node "+n.Node
 		}
@@ -149,16 +146,16 @@ func restartFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 			if err := r.server.RestartEmpty(); err != nil {
 				return err
 			}
-			r.lost(at, check.LostInRestart)
+			r.run.Lost(at, check.LostInRestart)
 			return nil
 		}
 		out = append(out, sched.Fault{Line: "restart", Saved: order.RestartStep, Do: restart,
 			Note: "the server restarts empty (no persistence): every key and script is gone"})
 	}
-	lab := r.nodes()
+	lab := r.run.Redlock()
 	for _, node := range lab.Holding() {
 		out = append(out, sched.Fault{Line: "restart " + node, Saved: order.NodeRestartStep(node),
-			Do:   func(at time.Time) error { return lab.RestartEmpty(node, at, r.rec()) },
+			Do:   func(at time.Time) error { return lab.RestartEmpty(node, at, r.run.Recorder()) },
 			Note: fmt.Sprintf("node %s restarts empty (no persistence): the locks it granted are gone", node)})
 	}
 	return out
@@ -170,10 +167,10 @@ func restartFault(r faultRig, _ []*sched.Cmd) []sched.Fault {
 // nothing else moves.
 func clockJumpFaults(r faultRig, _ []*sched.Cmd) []sched.Fault {
 	var out []sched.Fault
-	lab := r.nodes()
+	lab := r.run.Redlock()
 	for _, n := range lab.Expiries() {
 		out = append(out, sched.Fault{Line: fmt.Sprintf("clock jump %s +%v", n.Node, n.Left), Saved: order.JumpStep(n.Node, n.Left),
-			Do:   func(at time.Time) error { return lab.JumpAt(n.Node, n.Left, at, r.rec()) },
+			Do:   func(at time.Time) error { return lab.JumpAt(n.Node, n.Left, at, r.run.Recorder()) },
 			Note: fmt.Sprintf("node %s's clock jumps %v ahead: %s's TTL there runs out early", n.Node, n.Left, n.Key)})
 	}
 	return out
@@ -189,7 +186,7 @@ func clockJumpFaults(r faultRig, _ []*sched.Cmd) []sched.Fault {
 func lostReplyFaults(r faultRig, can []*sched.Cmd) []sched.Fault {
 	var out []sched.Fault
 	for _, c := range can {
-		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) || c.Server != "" && !r.nodes().IsUp(c.Server) {
+		if cmd, _ := commands.Lookup(c.Args); cmd == nil || cmd.Is(commands.FlagReadonly) || c.Server != "" && !r.run.Redlock().IsUp(c.Server) {
 			continue
 		}
 		out = append(out, sched.Fault{Line: "lost reply: " + c.Step(), Lose: c,

@@ -17,8 +17,6 @@ import (
 	"github.com/locklab/locklab/repl/lab"
 	"github.com/locklab/locklab/repl/lab/check"
 	"github.com/locklab/locklab/repl/lab/probe"
-	"github.com/locklab/locklab/repl/lab/record"
-	"github.com/locklab/locklab/repl/lab/redlock"
 	"github.com/locklab/locklab/repl/lab/scripts"
 	"github.com/locklab/locklab/repl/lab/timeline"
 	"github.com/locklab/locklab/repl/lang/lines"
@@ -132,10 +130,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	}
 	defer sh.Close()
 	if p.faults != nil {
-		lost := func(at time.Time, how string) { run.Lost(at, how) }
-		rig := faultRig{server: e, lost: lost, nodes: func() *redlock.Lab { return run.Redlock() }, rec: func() *record.Recorder { return run.Recorder() },
-			picture: func(at time.Time, what, note string) { run.Injected(at, "fault", what, note) }}
-		s.InjectFaults(p.faults(rig, sh.Lane("fault")))
+		s.InjectFaults(p.faults(faultRig{server: e, run: run}, sh.Lane("fault"))) // run: made by shell.New
 	}
 	if p.oracle {
 		s.Between((&oracle.Oracle{Server: e, Checker: run, Now: s.Now}).Check)
