@@ -204,9 +204,7 @@ func (e *Embedded) RestartEmpty() error {
 // KeyCount is how many keys the server holds, in every database, at its
 // clock's time now (see Peek: no command is sent).
 func (e *Embedded) KeyCount() int {
-	if _, real := e.clock.(clock.Real); !real {
-		e.m.SetTime(e.clock.Now())
-	}
+	e.catchUp()
 	n := 0
 	for i := range databases {
 		n += len(e.m.DB(i).Keys())

@@ -22,9 +22,7 @@ type KeyState struct {
 // gone. Call it only while no command runs (explore's oracle calls it
 // between steps).
 func (e *Embedded) Peek(key string) KeyState {
-	if _, real := e.clock.(clock.Real); !real {
-		e.m.SetTime(e.clock.Now())
-	}
+	e.catchUp()
 	db := e.m.DB(0) // expires what the time has run out
 	if !db.Exists(key) {
 		return KeyState{}
@@ -53,9 +51,7 @@ type Expiry struct {
 // has a TTL. Like Peek, it sends no command: call it only while no
 // command runs (explore's faults offer time running on to it).
 func (e *Embedded) NextExpiry() (next Expiry, ok bool) {
-	if _, real := e.clock.(clock.Real); !real {
-		e.m.SetTime(e.clock.Now())
-	}
+	e.catchUp()
 	for i := range databases {
 		db := e.m.DB(i) // expires what the time has run out
 		for _, k := range db.Keys() {
@@ -70,3 +66,12 @@ func (e *Embedded) NextExpiry() (next Expiry, ok bool) {
 // databases is how many databases the embedded server has (miniredis's,
 // as Redis's default).
 const databases = 16
+
+// catchUp moves the server's time to its clock's, as the next command
+// would (followClock), for a look that sends none: a key whose TTL has run
+// out is gone. On the real clock the server reads time.Now itself.
+func (e *Embedded) catchUp() {
+	if _, real := e.clock.(clock.Real); !real {
+		e.m.SetTime(e.clock.Now())
+	}
+}
