@@ -24,7 +24,6 @@ type Gate interface {
 // MULTI included, is one turn. A command refused its turn (ctx ended) is
 // not sent: its event carries the error.
 func GateMiddleware(g Gate) Middleware {
-	loser, _ := g.(ReplyLoser)
 	return func(next Do) Do {
 		return func(ctx context.Context, c *Conn, args []string) (Event, error) {
 			start := Now(ctx)
@@ -38,7 +37,7 @@ func GateMiddleware(g Gate) Middleware {
 			var e Event
 			defer func() { release(e) }() // deferred: a turn ends however the command does
 			e, err = next(ctx, c, args)
-			if loser != nil && err == nil && loser.ReplyLost(CallOf(ctx).Session) {
+			if err == nil && LosesReply(g, CallOf(ctx).Session) {
 				e.Reply, e.Err, err = resp.Reply{}, ErrReplyLost, ErrReplyLost
 			}
 			return e, err
@@ -54,6 +53,14 @@ type ReplyLoser interface {
 	// ReplyLost reports whether the reply of session name's command that
 	// has just gone is lost (asked once, after the server answered).
 	ReplyLost(name string) bool
+}
+
+// LosesReply reports whether g loses the reply of the command session
+// name has just sent (g is a ReplyLoser that says so): the session gets
+// ErrReplyLost instead, on the lab's server or one of its own (TurnOn).
+func LosesReply(g Gate, name string) bool {
+	loser, ok := g.(ReplyLoser)
+	return ok && loser.ReplyLost(name)
 }
 
 // ErrReplyLost is the error of a command whose reply was lost.

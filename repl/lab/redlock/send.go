@@ -150,7 +150,7 @@ func (v via) askAt(ctx context.Context, l *Lab, name string, args []string) Answ
 	if t := l.reach(name); t.up {
 		a.Reply, a.Err = ask(ctx, t.to, v.conn, v.timeout, args)
 	}
-	if loser, ok := v.gate.(session.ReplyLoser); ok && a.Err == nil && loser.ReplyLost(session.At(v.session, name)) {
+	if a.Err == nil && session.LosesReply(v.gate, session.At(v.session, name)) {
 		a.Reply, a.Err = resp.Reply{}, session.ErrReplyLost // a lost-reply fault: the node ran it, the client never hears
 	}
 	a.End = v.clock.Now()
