@@ -74,6 +74,9 @@ func countSamples(o Options, samples int, results <-chan drawn, stop func(), vis
 			}
 		}
 	}
+	if stopped == nil && n < samples {
+		stopped = context.Canceled // the draws stopped between two samples
+	}
 	switch {
 	case stopped == nil:
 		r.Bounded = fmt.Sprintf("%d random samples", samples)

@@ -84,3 +84,25 @@ func TestDiverged(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplesStoppedBetweenDraws: a stop that lands between two samples
+// ends the draws with no error from any schedule. The count must still
+// say it stopped after the samples that ran, not claim all of them.
+// Before, SIGTERM there printed "(100000000 random samples, ...)".
+func TestSamplesStoppedBetweenDraws(t *testing.T) {
+	results := make(chan drawn, 3)
+	for i := range 3 {
+		results <- drawn{i: i, out: &outcome{choices: nil, cleared: true}}
+	}
+	close(results)
+	r, err := countSamples(Options{Random: 10, Seed: 1}, 10, results, func() {}, func(*outcome) {})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want the search reported as stopped", err)
+	}
+	if r == nil {
+		t.Fatal("no counts came back")
+	}
+	if want := "stopped after 3 of 10 random samples"; r.Bounded != want {
+		t.Fatalf("bounded = %q, want %q", r.Bounded, want)
+	}
+}
