@@ -211,7 +211,7 @@ func TestVerdicts(t *testing.T) {
 		"FAIL: 2 WRONG-OWNER DEL":                   {read(Stats{Mode: ModeBreak, Acquisitions: 5, WrongOwnerDeletes: 2, LostUpdates: 2, Resource: 3}), Fail},
 		"2 lost updates. Release wi":                {read(Stats{Mode: ModeBreak, Acquisitions: 5, WrongOwnerDeletes: 2, LostUpdates: 2, Resource: 3}), Fail},
 		"overlapping critical":                      {read(Stats{Mode: ModeFix, Acquisitions: 5, Overlaps: 4, Resource: 5}), Fail},
-		"paused worker could not":                   {read(Stats{Mode: ModeExtend, Acquisitions: 5, Overlaps: 1, LostExtensions: 2, LostUpdates: 1, Resource: 4}), Fail},
+		"watchdog came too late to extend":          {read(Stats{Mode: ModeExtend, Acquisitions: 5, Overlaps: 1, LostExtensions: 2, LostUpdates: 1, Resource: 4}), Fail},
 		"refused 3 stale writes and no update":      {read(Stats{Mode: ModeFenced, Acquisitions: 5, Overlaps: 4, FencedRejected: 3, Resource: 2}), OK},
 		"refused 1 stale write, yet 2 updates lost": {read(Stats{Mode: ModeFenced, Acquisitions: 5, Overlaps: 4, FencedRejected: 1, LostUpdates: 2, Resource: 2}), Fail},
 		"watchdog kept every lock":                  {read(Stats{Mode: ModeExtend, Acquisitions: 5, Extensions: 7, Resource: 5}), OK},

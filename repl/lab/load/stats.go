@@ -286,7 +286,7 @@ func (s Stats) lesson() (Outcome, string) {
 		return OK, fmt.Sprintf("OK: sections overlapped %s times, but fencing refused %s and no update was lost.",
 			thousands(s.Overlaps), plural(s.FencedRejected, "stale write"))
 	case s.Mode == ModeExtend && s.Overlaps > 0:
-		return Fail, fmt.Sprintf("FAIL: no wrong-owner DEL, but a paused worker could not extend its lock (%s lost extensions): %s overlaps%s. Fencing tokens refuse its stale write: --mode fenced.",
+		return Fail, fmt.Sprintf("FAIL: no wrong-owner DEL, but a watchdog came too late to extend its lock (%s lost extensions: its worker was paused, or starved of CPU): %s overlaps%s. Fencing tokens refuse its stale write: --mode fenced.",
 			thousands(s.LostExtensions), thousands(s.Overlaps), lostNote)
 	case s.Overlaps > 0:
 		return Fail, fmt.Sprintf("FAIL: no wrong-owner DEL, but %s overlapping critical sections%s: compare-and-delete only stops deleting another's lock; work that outlasts the TTL needs the lock extended: --mode extend.",
