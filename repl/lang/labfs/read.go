@@ -34,12 +34,13 @@ func (v *View) ReadScript(p string) (data []byte, own string, err error) {
 }
 
 func (v *View) readInFolder(name string) ([]byte, error) {
-	if v.root == nil {
+	root := v.folder()
+	if root == nil {
 		return nil, fs.ErrNotExist
 	}
 	// O_NONBLOCK: a FIFO opens at once (and is then refused) instead of
 	// waiting for a writer; a regular file reads as usual.
-	f, err := v.root.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/interp"
 )
@@ -23,20 +24,31 @@ const DevNull = "/dev/null"
 var ErrNotLabFile = errors.New("no such lab file (the lab sees only the .lab and .sh scripts of the folder it was given, and /dev/null)")
 
 // View is what the lab's language may see of files: the scripts of one
-// folder (opened once, as an os.Root) and the lab's own embedded ones.
+// folder (opened once, as an os.Root, the first time a script looks at
+// it: most runs never do, and explore makes a view per schedule) and the
+// lab's own embedded ones.
 type View struct {
+	dir     string
+	opening sync.Once
 	root    *os.Root // nil when the folder cannot be opened: only the lab's own scripts are seen
 	scripts fs.FS    // the lab's own scripts (may be nil)
 }
 
 // New is the view of the folder dir and the lab's own scripts.
 func New(dir string, scripts fs.FS) *View {
-	root, _ := os.OpenRoot(dir)
-	return &View{root: root, scripts: scripts}
+	return &View{dir: dir, scripts: scripts}
 }
 
-// Close lets the folder go.
+// folder is the opened folder, or nil when it cannot be opened (or the
+// view was closed before anything looked).
+func (v *View) folder() *os.Root {
+	v.opening.Do(func() { v.root, _ = os.OpenRoot(v.dir) })
+	return v.root
+}
+
+// Close lets the folder go. Nothing looks at it after.
 func (v *View) Close() {
+	v.opening.Do(func() {}) // never opened: it stays shut
 	if v.root != nil {
 		v.root.Close()
 	}
@@ -74,13 +86,14 @@ func (v *View) Stat(ctx context.Context, p string, follow bool) (fs.FileInfo, er
 }
 
 func (v *View) statInFolder(name string, follow bool) (fs.FileInfo, error) {
-	if v.root == nil {
+	root := v.folder()
+	if root == nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
 	}
 	if follow {
-		return v.root.Stat(name)
+		return root.Stat(name)
 	}
-	return v.root.Lstat(name)
+	return root.Lstat(name)
 }
 
 // Access answers test -r, -w and -x: a lab script can be read, not
