@@ -39,6 +39,7 @@ var benignLines = []string{
 func newObserver(t *testing.T) *observer {
 	o := &observer{bin: locklabBinary(t), strace: straceFor(t), baseline: map[string]bool{}}
 	t.Logf("observer: strace %q (empty: canaries, FIFO watch and output only)", o.strace)
+	sawScriptRead := false
 	for _, line := range benignLines {
 		for _, mode := range []byte("csf") {
 			tr := canarytest.New(t)
@@ -48,8 +49,12 @@ func newObserver(t *testing.T) *observer {
 			}
 			for _, a := range r.accesses {
 				o.baseline[a.key()] = true
+				sawScriptRead = sawScriptRead || filepath.Base(a.path) == "x.lab"
 			}
 		}
+	}
+	if o.strace != "" && !sawScriptRead {
+		t.Fatal("strace saw no read of x.lab in the benign runs (`run x.lab`): the observer is blind, and every attack would pass")
 	}
 	return o
 }
@@ -75,7 +80,7 @@ func straceFor(t *testing.T) string {
 	if err != nil || os.Getenv("HOSTILE_NO_STRACE") != "" {
 		return ""
 	}
-	if out, err := exec.Command(path, "-f", "-qq", "-o", os.DevNull, "--", "true").CombinedOutput(); err != nil {
+	if out, err := exec.Command(path, "--seccomp-bpf", "-f", "-qq", "-o", os.DevNull, "--", "true").CombinedOutput(); err != nil {
 		t.Logf("strace cannot trace here: %v: %s", err, out)
 		return ""
 	}
