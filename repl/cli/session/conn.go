@@ -68,6 +68,7 @@ type link struct {
 	// Guarded by busy: what the commands sent so far made of the
 	// connection (see link.sending).
 	multi   bool   // inside MULTI
+	touched bool   // a command sent may have changed the connection's own state (touchesConnection)
 	queued  queued // what the transaction queued that changes how EXEC reads
 	replies atomic.Uint32
 }

@@ -17,7 +17,8 @@ import (
 // on, its credentials the target's; a stream or a raw protocol (Stream,
 // Raw) or a cut command closed it already. Kept, it is greeted again as
 // a new one would be (HELLO in its protocol, CLIENT SETNAME name, SELECT
-// its database) and its watched keys dropped (UNWATCH): the server's side
+// its database) and its watched keys dropped (UNWATCH), when a command it
+// sent may have changed any of these (touchesConnection): the server's side
 // of it is then a new connection's, and only a session that would open
 // the same one (name, database, protocol, credentials, address: linkKey)
 // takes it. Which server they belong to is the caller's to keep:
@@ -97,9 +98,10 @@ func (ls *Links) keep(c *Conn, l *link) bool {
 		return false
 	}
 	defer l.busy.Unlock()
-	if l.multi || l.mode() != repliesOn || !l.reset(c.name, c.db, c.target.RESP3) {
+	if l.multi || l.mode() != repliesOn || l.touched && !l.reset(c.name, c.db, c.target.RESP3) {
 		return false
 	}
+	l.touched = false
 	key := keyOf(c)
 	ls.mu.Lock()
 	defer ls.mu.Unlock()

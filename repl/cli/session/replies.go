@@ -53,6 +53,7 @@ func (l *link) setMode(mode replyMode) { l.replies.Store(uint32(mode)) }
 // replies back on. The embedded server has no CLIENT REPLY: it answers
 // with an error, and nothing changes.
 func (l *link) sending(args []string) (answered, last bool) {
+	l.touched = l.touched || touchesConnection(args)
 	answered = l.mode() == repliesOn
 	mode, isReply := clientReply(args)
 	isReply = isReply && !l.embedded
@@ -120,6 +121,32 @@ func (l *link) plain(batch [][]string) bool {
 	}
 	for _, args := range batch {
 		l.sending(args)
+	}
+	return true
+}
+
+// touchesConnection reports whether a command may change its own
+// connection's state (name, database, protocol, watched keys, reply
+// mode, tracking...), which a kept connection must be greeted again to
+// undo (Links.keep). The command table says what a command works on:
+// one of the data types, the keyspace in general, or scripts (a script's
+// SELECT ends with it, on Redis and on the embedded server:
+// connection-state.lab checks it) leave the connection as it was;
+// anything else (the connection, the server, the cluster, pub/sub) may
+// not, nor may a command the table does not know. A transaction's MULTI,
+// EXEC and DISCARD are followed by link.multi instead: a connection
+// inside MULTI is never kept, and one whose transaction ended is as it
+// was.
+func touchesConnection(args []string) bool {
+	c, _ := commands.Lookup(args)
+	if c == nil {
+		return true
+	}
+	switch c.Group {
+	case "string", "list", "set", "sorted-set", "hash", "stream", "bitmap", "hyperloglog", "geo", "generic", "scripting":
+		return false
+	case "transactions":
+		return c.Name == "WATCH" || c.Name == "UNWATCH"
 	}
 	return true
 }
