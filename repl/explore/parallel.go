@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 )
 
 // The search runs schedules on several workers at once, yet finds what
@@ -40,7 +41,19 @@ type pool struct {
 	seen     map[string]seen // what each pending task's parent ran before its choice point
 	err      error
 	stopped  bool // enough has run for the bound, or an error came
+	left     bool // stopped, and the workers still running were left behind (see search)
 }
+
+// stopGrace is how long a stopped search (Ctrl-C, SIGTERM) waits for the
+// schedules it is running to end. A schedule ends at once when told to,
+// unless something in it waits on a turn that never comes (a bug): the
+// search then returns what it counted and leaves that schedule behind,
+// rather than ignoring the signal.
+var stopGrace = 2 * time.Second
+
+// runSchedule runs one schedule: runOnce, but for the test that stands a
+// schedule stuck past its stop in for it (TestStopLeavesAStuckSchedule).
+var runSchedule = runOnce
 
 // search runs the pool's tasks from the empty prefix until every
 // schedule ran and was counted, or the bound is met.
@@ -52,8 +65,33 @@ func (p *pool) search(workers int) error {
 	for range max(workers, 1) {
 		wg.Go(p.work)
 	}
-	wg.Wait()
+	if !awaitOrLeave(p.ctx, wg.Wait) {
+		p.mu.Lock()
+		p.left, p.stopped = true, true // a worker's late finish counts nothing
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return p.err
+}
+
+// awaitOrLeave runs wait to its end, or, once ctx is done, for stopGrace
+// at most; it reports whether wait ended.
+func awaitOrLeave(ctx context.Context, wait func()) bool {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+	}
+	select {
+	case <-done:
+		return true
+	case <-time.After(stopGrace):
+		return false
+	}
 }
 
 // work runs tasks until none is left or the search stopped.
@@ -63,7 +101,7 @@ func (p *pool) work() {
 		if !ok {
 			return
 		}
-		out, err := runOnce(p.ctx, p.sc, p.o.plan(prefix))
+		out, err := runSchedule(p.ctx, p.sc, p.o.plan(prefix))
 		p.finish(prefix, out, err)
 	}
 }
@@ -91,6 +129,9 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.cond.Broadcast()
+	if p.left {
+		return // the search returned without it
+	}
 	p.running = slices.DeleteFunc(p.running, func(r []int) bool { return slices.Equal(r, prefix) })
 	if p.ctx.Err() != nil && err != nil {
 		heap.Push(&p.pending, prefix) // stopped (Ctrl-C): it did not run, and what follows does not count

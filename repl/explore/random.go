@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"sync"
 
 	"github.com/locklab/locklab/repl/explore/sched"
@@ -28,12 +29,14 @@ func sample(ctx context.Context, sc Script, o Options, s sched.Sampler, visit fu
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	next, results := make(chan int), make(chan drawn)
+	// results has room for each worker's last sample: one that comes
+	// after the count has stopped reading does not block its worker.
+	next, results, left := make(chan int), make(chan drawn, o.workers()), make(chan struct{})
 	var wg sync.WaitGroup
 	for range o.workers() {
 		wg.Go(func() {
 			for i := range next {
-				out, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}, oracle: o.Oracle, faults: o.faultsOf()})
+				out, err := runSchedule(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}, oracle: o.Oracle, faults: o.faultsOf()})
 				results <- drawn{i, out, err}
 			}
 		})
@@ -47,18 +50,26 @@ func sample(ctx context.Context, sc Script, o Options, s sched.Sampler, visit fu
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
-	return countSamples(o, s.Samples(), results, cancel, visit)
+	go func() {
+		if awaitOrLeave(ctx, wg.Wait) {
+			close(results)
+		} else {
+			close(left) // a stopped sample did not end (see stopGrace)
+		}
+	}()
+	return countSamples(o, s.Samples(), results, left, ctx.Err, cancel, visit)
 }
 
 // countSamples counts the distinct schedules among the samples (n were
 // drawn), in the order they were drawn, up to the first that did not run
-// (an error, which stops the others, or Ctrl-C).
-func countSamples(o Options, samples int, results <-chan drawn, stop func(), visit func(*outcome)) (*Result, error) {
+// (an error, which stops the others, or Ctrl-C). It reads results until
+// they are closed, or until left is (a stopped sample that did not end);
+// why is why the draws stopped short, when no sample said.
+func countSamples(o Options, samples int, results <-chan drawn, left <-chan struct{}, why func() error, stop func(), visit func(*outcome)) (*Result, error) {
 	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}
 	seen, held := map[string]bool{}, map[int]drawn{}
 	n, stopped := 0, error(nil)
-	for d := range results {
+	for d := range receive(results, left) {
 		held[d.i] = d
 		for d, ok := held[n]; ok && stopped == nil; d, ok = held[n] {
 			delete(held, n)
@@ -75,7 +86,9 @@ func countSamples(o Options, samples int, results <-chan drawn, stop func(), vis
 		}
 	}
 	if stopped == nil && n < samples {
-		stopped = context.Canceled // the draws stopped between two samples
+		if stopped = why(); stopped == nil { // the draws stopped between two samples, or one was left behind
+			stopped = context.Canceled
+		}
 	}
 	switch {
 	case stopped == nil:
@@ -87,4 +100,20 @@ func countSamples(o Options, samples int, results <-chan drawn, stop func(), vis
 		return nil, stopped
 	}
 	return r, nil
+}
+
+// receive yields what comes on results until it is closed, or left is.
+func receive(results <-chan drawn, left <-chan struct{}) iter.Seq[drawn] {
+	return func(yield func(drawn) bool) {
+		for {
+			select {
+			case d, ok := <-results:
+				if !ok || !yield(d) {
+					return
+				}
+			case <-left:
+				return
+			}
+		}
+	}
 }

@@ -193,7 +193,9 @@ func explore(ctx context.Context, sc Script, o Options, visit func(*outcome)) (*
 	r := &Result{Groups: map[string]int{}, Mode: o.mode(), opts: o}
 	p := &pool{ctx: ctx, sc: sc, o: o, b: o.Bound.orDefault(), r: r, visit: visit}
 	err := p.search(o.workers())
+	p.mu.Lock()
 	r.peakHeld = p.peakHeld
+	p.mu.Unlock()
 	switch {
 	case err != nil:
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -95,7 +96,7 @@ func TestSamplesStoppedBetweenDraws(t *testing.T) {
 		results <- drawn{i: i, out: &outcome{choices: nil, cleared: true}}
 	}
 	close(results)
-	r, err := countSamples(Options{Random: 10, Seed: 1}, 10, results, func() {}, func(*outcome) {})
+	r, err := countSamples(Options{Random: 10, Seed: 1}, 10, results, nil, func() error { return context.Canceled }, func() {}, func(*outcome) {})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the search reported as stopped", err)
 	}
@@ -104,5 +105,48 @@ func TestSamplesStoppedBetweenDraws(t *testing.T) {
 	}
 	if want := "stopped after 3 of 10 random samples"; r.Bounded != want {
 		t.Fatalf("bounded = %q, want %q", r.Bounded, want)
+	}
+}
+
+// TestStopLeavesAStuckSchedule: a search told to stop (Ctrl-C, SIGTERM)
+// while one of its schedules never ends (a bug that waits on a turn that
+// never comes, stood in for here) returns what it counted after
+// stopGrace, rather than ignoring the signal; depth first and sampled.
+func TestStopLeavesAStuckSchedule(t *testing.T) {
+	stuck := make(chan struct{})
+	defer close(stuck)
+	var ran atomic.Int32
+	runSchedule = func(ctx context.Context, sc Script, p plan) (*outcome, error) {
+		if ran.Add(1) > 3 {
+			<-stuck // deaf to ctx
+		}
+		return runOnce(ctx, sc, p)
+	}
+	defer func() { runSchedule = runOnce }()
+	defer func(g time.Duration) { stopGrace = g }(stopGrace)
+	stopGrace = 50 * time.Millisecond
+	sc := script(t, "testdata/two-bidders.lab")
+	for _, o := range []Options{{Raw: true, Workers: 2}, {Random: 1000, Seed: 1, Workers: 2}} {
+		ran.Store(0)
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			for ran.Load() <= 3 {
+				time.Sleep(time.Millisecond)
+			}
+			cancel()
+		}()
+		done := make(chan struct{})
+		var r *Result
+		var err error
+		go func() { r, err = Explore(ctx, sc, o); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: still running 30 s after the stop", o.mode())
+		}
+		if !errors.Is(err, context.Canceled) || r == nil || !strings.Contains(r.Summary(), "stopped") {
+			t.Errorf("%s: got %v, %v; want the schedules counted, said stopped", o.mode(), r, err)
+		}
+		cancel()
 	}
 }
