@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -114,16 +115,21 @@ func TestSamplesStoppedBetweenDraws(t *testing.T) {
 // stopGrace, rather than ignoring the signal; depth first and sampled.
 func TestStopLeavesAStuckSchedule(t *testing.T) {
 	stuck := make(chan struct{})
-	defer close(stuck)
 	var ran atomic.Int32
+	var running sync.WaitGroup // the schedules, those left behind too
 	runSchedule = func(ctx context.Context, sc Script, p plan) (*outcome, error) {
+		running.Add(1)
+		defer running.Done()
 		if ran.Add(1) > 3 {
 			<-stuck // deaf to ctx
 		}
 		return runOnce(ctx, sc, p)
 	}
-	defer func() { runSchedule = runOnce }()
-	defer func(g time.Duration) { stopGrace = g }(stopGrace)
+	defer func(g time.Duration) {
+		close(stuck)
+		running.Wait() // what was left behind ends before the next test
+		runSchedule, stopGrace = runOnce, g
+	}(stopGrace)
 	stopGrace = 50 * time.Millisecond
 	sc := script(t, "testdata/two-bidders.lab")
 	for _, o := range []Options{{Raw: true, Workers: 2}, {Random: 1000, Seed: 1, Workers: 2}} {
