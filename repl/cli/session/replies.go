@@ -129,21 +129,23 @@ func (l *link) plain(batch [][]string) bool {
 // connection's state (name, database, protocol, watched keys, reply
 // mode, tracking...), which a kept connection must be greeted again to
 // undo (Links.keep). The command table says what a command works on:
-// one of the data types, the keyspace in general, or scripts (a script's
-// SELECT ends with it, on Redis and on the embedded server:
-// connection-state.lab checks it) leave the connection as it was;
-// anything else (the connection, the server, the cluster, pub/sub) may
-// not, nor may a command the table does not know. A transaction's MULTI,
+// one of the data types, or the keyspace in general, leaves the
+// connection as it was; anything else may not, nor may a command the
+// table does not know: the connection's commands, the server's, the
+// cluster's, pub/sub, and scripts (on the embedded server a failing
+// script that called redis.setresp(3) leaves its caller in RESP3, and one
+// that returns a Lua function has its connection closed; on Redis,
+// SCRIPT DEBUG changes the caller's next EVAL). A transaction's MULTI,
 // EXEC and DISCARD are followed by link.multi instead: a connection
 // inside MULTI is never kept, and one whose transaction ended is as it
-// was.
+// was; what it queued was sent, and judged, as each command went out.
 func touchesConnection(args []string) bool {
 	c, _ := commands.Lookup(args)
 	if c == nil {
 		return true
 	}
 	switch c.Group {
-	case "string", "list", "set", "sorted-set", "hash", "stream", "bitmap", "hyperloglog", "geo", "generic", "scripting":
+	case "string", "list", "set", "sorted-set", "hash", "stream", "bitmap", "hyperloglog", "geo", "generic":
 		return false
 	case "transactions":
 		return c.Name == "WATCH" || c.Name == "UNWATCH"
