@@ -132,10 +132,14 @@ func TestTwoBidders(t *testing.T) {
 // 2. The locked booking holds in all of its schedules, expectations
 // included.
 func TestShippedBookings(t *testing.T) {
-	for opts, want := range map[Options]string{
-		{Raw: true}: "explored 4 schedules (complete, raw): 4 DOUBLE BOOKING",
-		{}:          "explored 2 schedules (complete, reduced): 2 DOUBLE BOOKING",
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Raw: true}, "explored 4 schedules (complete, raw): 4 DOUBLE BOOKING"},
+		{Options{}, "explored 2 schedules (complete, reduced): 2 DOUBLE BOOKING"},
 	} {
+		opts, want := c.opts, c.want
 		r, err := Explore(context.Background(), script(t, "../../scripts/double-booking.lab"), opts)
 		if err != nil {
 			t.Fatal(err)
@@ -309,8 +313,12 @@ func TestThreeBidders(t *testing.T) {
 	all, failing := biddersOnSeats(3, 2)
 	classes, badClasses := traceClasses(all, failing)
 	sc := script(t, "testdata/three-bidders.lab")
-	for opts, want := range map[Options][2]int{{Raw: true}: {len(all), len(failing)}, {}: {len(classes), len(badClasses)}} {
-		r, err := Explore(context.Background(), sc, opts)
+	for _, c := range []struct {
+		opts Options
+		want [2]int
+	}{{Options{Raw: true}, [2]int{len(all), len(failing)}}, {Options{}, [2]int{len(classes), len(badClasses)}}} {
+		want := c.want
+		r, err := Explore(context.Background(), sc, c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,12 +25,13 @@ import (
 // pool runs a search's tasks on its workers, and counts their schedules
 // into r, showing each to visit.
 type pool struct {
-	ctx   context.Context
-	sc    Script
-	o     Options
-	b     Bound
-	r     *Result
-	visit func(*outcome)
+	ctx    context.Context
+	cancel context.CancelFunc // ends ctx: called once the search stops
+	sc     Script
+	o      Options
+	b      Bound
+	r      *Result
+	visit  func(*outcome)
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -51,13 +52,12 @@ type pool struct {
 // rather than ignoring the signal.
 var stopGrace = 2 * time.Second
 
-// runSchedule runs one schedule: runOnce, but for the test that stands a
-// schedule stuck past its stop in for it (TestStopLeavesAStuckSchedule).
-var runSchedule = runOnce
-
 // search runs the pool's tasks from the empty prefix until every
 // schedule ran and was counted, or the bound is met.
 func (p *pool) search(workers int) error {
+	ctx, cancel := context.WithCancel(p.ctx) // the pool's own stop (the bound, an error) ends what runs, too
+	defer cancel()
+	p.ctx, p.cancel = ctx, cancel
 	p.cond = sync.NewCond(&p.mu)
 	p.seen = map[string]seen{}
 	heap.Push(&p.pending, []int(nil))
@@ -101,7 +101,7 @@ func (p *pool) work() {
 		if !ok {
 			return
 		}
-		out, err := runSchedule(p.ctx, p.sc, p.o.plan(prefix))
+		out, err := p.o.run(p.ctx, p.sc, p.o.plan(prefix))
 		p.finish(prefix, out, err)
 	}
 }
@@ -143,6 +143,7 @@ func (p *pool) finish(prefix []int, out *outcome, err error) {
 	}
 	if err != nil {
 		p.err, p.stopped = cmpErr(p.err, err), true
+		p.cancel()
 		return
 	}
 	out.picks = picks(out.choices)
@@ -187,6 +188,7 @@ func (p *pool) count() {
 			p.r.Complete = true
 		} else if p.r.Bounded = p.b.reached(p.r); p.r.Bounded != "" {
 			p.stopped, n = true, len(p.held)
+			p.cancel() // what runs now is past the bound
 			break
 		}
 	}

@@ -23,21 +23,28 @@ type drawn struct {
 // one, so N is not bounded by memory; Ctrl-C stops it with the samples
 // counted so far.
 func sample(ctx context.Context, sc Script, o Options, s sched.Sampler, visit func(*outcome)) (*Result, error) {
-	first, err := runOnce(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Chooser()}, oracle: o.Oracle, faults: o.faultsOf()})
+	var first *outcome
+	var err error
+	if !awaitOrLeave(ctx, func() {
+		first, err = o.run(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Chooser()}, oracle: o.Oracle, faults: o.faultsOf()})
+	}) {
+		return nil, ctx.Err() // stopped, and the first draw did not end (see stopGrace)
+	}
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// results has room for each worker's last sample: one that comes
-	// after the count has stopped reading does not block its worker.
-	next, results, left := make(chan int), make(chan drawn, o.workers()), make(chan struct{})
+	next, results, left := make(chan int), make(chan drawn), make(chan struct{})
 	var wg sync.WaitGroup
 	for range o.workers() {
 		wg.Go(func() {
 			for i := range next {
-				out, err := runSchedule(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}, oracle: o.Oracle, faults: o.faultsOf()})
-				results <- drawn{i, out, err}
+				out, err := o.run(ctx, sc, plan{Plan: sched.Plan{Chooser: s.Sample(o.Seed, i, len(first.steps))}, oracle: o.Oracle, faults: o.faultsOf()})
+				select {
+				case results <- drawn{i, out, err}:
+				case <-left: // the count stopped reading
+				}
 			}
 		})
 	}

@@ -68,6 +68,18 @@ type Options struct {
 	JSON        bool           // the search is written as JSON (--json): keep every failing schedule's steps for WriteJSON
 	Faults      int            // at most so many faults a schedule (--faults K; 0: none): see faults.go
 	FaultKinds  string         // of these kinds, comma-separated (--fault-kinds; "": every kind)
+
+	// runs stands in for runOnce in TestStopLeavesAStuckSchedule (nil:
+	// runOnce), to run a schedule that does not end when told to.
+	runs func(context.Context, Script, plan) (*outcome, error)
+}
+
+// run runs one schedule of the search.
+func (o Options) run(ctx context.Context, sc Script, p plan) (*outcome, error) {
+	if o.runs != nil {
+		return o.runs(ctx, sc, p)
+	}
+	return runOnce(ctx, sc, p)
 }
 
 // strategy is the search o chooses.

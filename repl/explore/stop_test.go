@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -112,47 +111,56 @@ func TestSamplesStoppedBetweenDraws(t *testing.T) {
 // TestStopLeavesAStuckSchedule: a search told to stop (Ctrl-C, SIGTERM)
 // while one of its schedules never ends (a bug that waits on a turn that
 // never comes, stood in for here) returns what it counted after
-// stopGrace, rather than ignoring the signal; depth first and sampled.
+// stopGrace, rather than ignoring the signal: depth first, sampled, and a
+// sample stuck in its first draw.
 func TestStopLeavesAStuckSchedule(t *testing.T) {
-	stuck := make(chan struct{})
-	var ran atomic.Int32
-	var running sync.WaitGroup // the schedules, those left behind too
-	runSchedule = func(ctx context.Context, sc Script, p plan) (*outcome, error) {
-		running.Add(1)
-		defer running.Done()
-		if ran.Add(1) > 3 {
-			<-stuck // deaf to ctx
-		}
-		return runOnce(ctx, sc, p)
-	}
-	defer func(g time.Duration) {
-		close(stuck)
-		running.Wait() // what was left behind ends before the next test
-		runSchedule, stopGrace = runOnce, g
-	}(stopGrace)
+	defer func(g time.Duration) { stopGrace = g }(stopGrace)
 	stopGrace = 50 * time.Millisecond
 	sc := script(t, "testdata/two-bidders.lab")
-	for _, o := range []Options{{Raw: true, Workers: 2}, {Random: 1000, Seed: 1, Workers: 2}} {
-		ran.Store(0)
+	for _, c := range []struct {
+		o     Options
+		after int32 // schedules that end before the stuck ones
+	}{
+		{Options{Raw: true, Workers: 2}, 3},
+		{Options{Random: 1000, Seed: 1, Workers: 2}, 3},
+		{Options{Random: 1000, Seed: 1, Workers: 2}, 0},
+	} {
+		stuck := make(chan struct{})
+		var ran atomic.Int32
+		c.o.runs = func(ctx context.Context, sc Script, p plan) (*outcome, error) {
+			if ran.Add(1) > c.after {
+				<-stuck               // deaf to ctx
+				return nil, ctx.Err() // and then touches nothing
+			}
+			return runOnce(ctx, sc, p)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			for ran.Load() <= 3 {
-				time.Sleep(time.Millisecond)
+		done := make(chan struct{})
+		go func() { // the stop, once the stuck schedules began
+			for ran.Load() <= c.after {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+				}
 			}
 			cancel()
 		}()
-		done := make(chan struct{})
 		var r *Result
 		var err error
-		go func() { r, err = Explore(ctx, sc, o); close(done) }()
+		go func() { r, err = Explore(ctx, sc, c.o); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):
-			t.Fatalf("%s: still running 30 s after the stop", o.mode())
+			t.Fatalf("%s: still running 30 s after the stop", c.o.mode())
 		}
-		if !errors.Is(err, context.Canceled) || r == nil || !strings.Contains(r.Summary(), "stopped") {
-			t.Errorf("%s: got %v, %v; want the schedules counted, said stopped", o.mode(), r, err)
-		}
+		close(stuck)
 		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s, stuck after %d: error %v, want the search stopped", c.o.mode(), c.after, err)
+		}
+		if c.after > 0 && (r == nil || !strings.Contains(r.Summary(), "stopped")) {
+			t.Errorf("%s: got %v; want the schedules counted, said stopped", c.o.mode(), r)
+		}
 	}
 }
