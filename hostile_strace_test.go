@@ -17,9 +17,10 @@ import (
 // the name locklab, see TestMain), strace when it can be used, and the
 // file system calls benign runs make (by key, see access.key).
 type observer struct {
-	bin      string
-	strace   string // "" when locklab runs without it
-	baseline map[string]bool
+	bin         string
+	strace      string   // "" when locklab runs without it
+	straceFlags []string // how it runs: with a seccomp filter when it has one (only the traced calls stop locklab)
+	baseline    map[string]bool
 }
 
 // benignLines are what a lab does every day: the allowed set of file
@@ -37,9 +38,10 @@ var benignLines = []string{
 // newObserver finds locklab and strace and runs the benign lines. A
 // benign run that touches its tree means the observer is wrong: fatal.
 func newObserver(t *testing.T) *observer {
-	o := &observer{bin: locklabBinary(t), strace: straceFor(t), baseline: map[string]bool{}}
-	t.Logf("observer: strace %q (empty: canaries, FIFO watch and output only)", o.strace)
-	sawScriptRead := false
+	o := &observer{bin: locklabBinary(t), baseline: map[string]bool{}}
+	o.strace, o.straceFlags = straceFor(t)
+	t.Logf("observer: strace %q %q (empty: canaries, FIFO watch and output only)", o.strace, o.straceFlags)
+	sawScriptRead := map[byte]bool{}
 	for _, line := range benignLines {
 		for _, mode := range []byte("csf") {
 			tr := canarytest.New(t)
@@ -49,12 +51,14 @@ func newObserver(t *testing.T) *observer {
 			}
 			for _, a := range r.accesses {
 				o.baseline[a.key()] = true
-				sawScriptRead = sawScriptRead || filepath.Base(a.path) == "x.lab"
+				sawScriptRead[mode] = sawScriptRead[mode] || filepath.Base(a.path) == "x.lab"
 			}
 		}
 	}
-	if o.strace != "" && !sawScriptRead {
-		t.Fatal("strace saw no read of x.lab in the benign runs (`run x.lab`): the observer is blind, and every attack would pass")
+	for _, mode := range []byte("csf") {
+		if o.strace != "" && !sawScriptRead[mode] {
+			t.Fatalf("strace saw no read of x.lab in the benign %c runs (`run x.lab`): the observer is blind there, and every attack would pass", mode)
+		}
 	}
 	return o
 }
@@ -74,17 +78,22 @@ func locklabBinary(t *testing.T) string {
 }
 
 // straceFor is strace's path when it is on PATH and may trace here (a
-// container may forbid ptrace), and HOSTILE_NO_STRACE is not set.
-func straceFor(t *testing.T) string {
+// container may forbid ptrace), and HOSTILE_NO_STRACE is not set, with
+// the flags it runs with: a seccomp filter when this strace has one
+// (5.3 and later), else none.
+func straceFor(t *testing.T) (string, []string) {
 	path, err := exec.LookPath("strace")
 	if err != nil || os.Getenv("HOSTILE_NO_STRACE") != "" {
-		return ""
+		return "", nil
 	}
-	if out, err := exec.Command(path, "--seccomp-bpf", "-f", "-qq", "-o", os.DevNull, "--", "true").CombinedOutput(); err != nil {
-		t.Logf("strace cannot trace here: %v: %s", err, out)
-		return ""
+	for _, flags := range [][]string{{"--seccomp-bpf", "-f"}, {"-f"}} {
+		out, err := exec.Command(path, append(flags, "-qq", "-o", os.DevNull, "--", "true")...).CombinedOutput()
+		if err == nil {
+			return path, flags
+		}
+		t.Logf("strace %q cannot trace here: %v: %s", flags, err, out)
 	}
-	return path
+	return "", nil
 }
 
 // strange are the accesses of an attack that no benign run makes and

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -176,8 +177,8 @@ func (o *observer) run(t *testing.T, tr *canarytest.Tree, mode byte, line string
 }
 
 // command is locklab with args, in the lab folder, under strace when the
-// observer has it (with a seccomp filter, so only the traced calls stop
-// the process: the run costs half the CPU). Its environment is the tree's: HOME, TMPDIR, and a
+// observer has it (with a seccomp filter where strace has one, so only
+// the traced calls stop the process: the run costs half the CPU). Its environment is the tree's: HOME, TMPDIR, and a
 // canary variable; and LOCKLAB_NO_LANDLOCK=1: what is tested here is the
 // language's own wall, so a route past its view must show as a touched
 // canary, not as the kernel's refusal (Landlock, the second wall, is
@@ -186,7 +187,7 @@ func (o *observer) command(ctx context.Context, tr *canarytest.Tree, logFile str
 	name, argv := o.bin, args
 	if o.strace != "" {
 		name = o.strace
-		argv = append([]string{"--seccomp-bpf", "-f", "-qq", "-e", "signal=none", "-e", "trace=%file,connect,bind", "-s", "4096", "-o", logFile, "--", o.bin}, args...)
+		argv = append(append(slices.Clone(o.straceFlags), "-qq", "-e", "signal=none", "-e", "trace=%file,connect,bind", "-s", "4096", "-o", logFile, "--", o.bin), args...)
 	}
 	cmd := exec.CommandContext(ctx, name, argv...)
 	cmd.Dir = tr.Lab
