@@ -118,8 +118,10 @@ func TestStreamEnd(t *testing.T) {
 				if kind == "embedded" {
 					// miniredis hands each message to a goroutine of its own
 					// that writes it later, so its PUBLISH answers before the
-					// message is sent, and the end's PING can overtake it. A
-					// real server has written the message when PUBLISH answers.
+					// message is sent, and the end's PING can overtake it (a
+					// limit docs/servers.md states). A real server has written
+					// the message when PUBLISH answers: the end is checked
+					// against that below, and here once the messages came.
 					eventually(func() bool { return passed.Load() == 4 })
 				}
 				finish()

@@ -26,7 +26,9 @@ var ErrNotLabFile = errors.New("no such lab file (the lab sees only the .lab and
 // View is what the lab's language may see of files: the scripts of one
 // folder (opened once, as an os.Root, the first time a script looks at
 // it: most runs never do, and explore makes a view per schedule) and the
-// lab's own embedded ones.
+// lab's own embedded ones. The folder is the one its path names at that
+// first look: a folder renamed or replaced in between (by someone else)
+// is not followed, as an open one would be.
 type View struct {
 	dir     string
 	opening sync.Once
