@@ -24,8 +24,11 @@ func TestReducedAgreesWithRaw(t *testing.T) {
 	paths, _ := filepath.Glob("../../scripts/*.lab")
 	more, _ := filepath.Glob("testdata/*.lab")
 	bound := Bound{}
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		bound.Steps = 3000
+	case raceOn:
+		bound.Steps = 10000 // a third of the default 30,000, which a plain go test runs: -race is slow, and go test stops a package at 10 min
 	}
 	for _, path := range append(paths, more...) {
 		name := strings.TrimSuffix(filepath.Base(path), ".lab")
