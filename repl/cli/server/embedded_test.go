@@ -31,6 +31,18 @@ func connect(t *testing.T, e *server.Embedded) func(args ...string) resp.Reply {
 	}
 }
 
+// virtualServer is an embedded server on a virtual clock set to the
+// tests' start, and a connection to it (both closed with the test).
+func virtualServer(t *testing.T) (*clock.Virtual, *server.Embedded, func(args ...string) resp.Reply) {
+	t.Helper()
+	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
+	e, err := server.StartEmbeddedClock(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, e, connect(t, e)
+}
+
 // TestVirtualClockTTL: on a virtual clock a key's TTL runs down only as
 // the clock is advanced, to the millisecond, and TIME reads the clock.
 func TestVirtualClockTTL(t *testing.T) {
@@ -80,12 +92,7 @@ func TestRealClockTTL(t *testing.T) {
 // runs (its redis.call commands do not wait for the time to be set) and
 // sees the clock's expiry.
 func TestVirtualClockEval(t *testing.T) {
-	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
-	e, err := server.StartEmbeddedClock(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	do := connect(t, e)
+	v, _, do := virtualServer(t)
 	del := `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`
 	do("SET", "k", "t", "PX", "500")
 	if r := do("EVAL", del, "1", "k", "t"); r.Int != 1 {
@@ -138,12 +145,7 @@ func TestClockEvalWhileConnecting(t *testing.T) {
 // ran since the last one (SCRIPT EXISTS answers 0 after), and opens no
 // connection of its own when none did (INFO's connection count stays).
 func TestResetFlushesScripts(t *testing.T) {
-	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
-	e, err := server.StartEmbeddedClock(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	do := connect(t, e)
+	v, e, do := virtualServer(t)
 	sha := do("SCRIPT", "LOAD", "return 1").Str
 	if err := e.Reset(v, 1); err != nil {
 		t.Fatal(err)

@@ -5,19 +5,13 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/server"
-	"github.com/locklab/locklab/repl/clock"
 )
 
 // TestPeek: Peek reads a key as the server holds it at the clock's time,
 // with no command sent: a lock's value and time left, a list's length,
 // and a key whose TTL has run out on the clock as gone.
 func TestPeek(t *testing.T) {
-	v := clock.NewVirtual(time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC))
-	e, err := server.StartEmbeddedClock(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	do := connect(t, e)
+	v, e, do := virtualServer(t)
 	do("SET", "lock:a", "ta", "PX", "500")
 	do("RPUSH", "room:a", "alice", "bob")
 	v.Advance(200 * time.Millisecond) // no command since: only Peek moves the server's time
