@@ -130,15 +130,19 @@ func (l *link) plain(batch [][]string) bool {
 // mode, tracking...), which a kept connection must be greeted again to
 // undo (Links.keep). The command table says what a command works on:
 // one of the data types, or the keyspace in general, leaves the
-// connection as it was; anything else may not, nor may a command the
-// table does not know: the connection's commands, the server's, the
-// cluster's, pub/sub, and scripts (on the embedded server a failing
-// script that called redis.setresp(3) leaves its caller in RESP3, and one
-// that returns a Lua function has its connection closed; on Redis,
-// SCRIPT DEBUG changes the caller's next EVAL). A transaction's MULTI,
-// EXEC and DISCARD are followed by link.multi instead: a connection
-// inside MULTI is never kept, and one whose transaction ended is as it
-// was; what it queued was sent, and judged, as each command went out.
+// connection as it was, and so does a server command that is not an
+// administrator's (TIME, INFO, DBSIZE, FLUSHDB: they read or change the
+// server's data; the probe sends TIME with every lock command). Anything
+// else may not, nor may a command the table does not know: the
+// connection's commands, an administrator's (CONFIG SET, REPLCONF,
+// MONITOR), the cluster's, pub/sub, and scripts (on the embedded server
+// a failing script that called redis.setresp(3) leaves its caller in
+// RESP3, and one that returns a Lua function has its connection closed;
+// on Redis, SCRIPT DEBUG changes the caller's next EVAL). A
+// transaction's MULTI, EXEC and DISCARD are followed by link.multi
+// instead: a connection inside MULTI is never kept, and one whose
+// transaction ended is as it was; what it queued was sent, and judged,
+// as each command went out.
 func touchesConnection(args []string) bool {
 	c, _ := commands.Lookup(args)
 	if c == nil {
@@ -147,6 +151,8 @@ func touchesConnection(args []string) bool {
 	switch c.Group {
 	case "string", "list", "set", "sorted-set", "hash", "stream", "bitmap", "hyperloglog", "geo", "generic":
 		return false
+	case "server":
+		return c.Flags&commands.FlagAdmin != 0
 	case "transactions":
 		return c.Name == "WATCH" || c.Name == "UNWATCH"
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locklab/locklab/repl/cli/commands"
 	"github.com/locklab/locklab/repl/cli/redistest"
 	"github.com/locklab/locklab/repl/cli/resp"
 )
@@ -132,4 +133,51 @@ func TestStreamsSpellings(t *testing.T) {
 			t.Errorf("%s: taken for a stream", words)
 		}
 	}
+}
+
+// TestUntouchingCommandsLeaveTheConnection asks a real redis-server, an
+// outside observer: every command that touchesConnection says leaves its
+// connection as it was, and that can be sent bare (its name alone: TIME,
+// DBSIZE, FLUSHDB, MEMORY STATS ...), leaves the connection's name,
+// database, protocol, flags, subscriptions, transaction and user as
+// CLIENT INFO showed them before. A command that changed any of these
+// would make a kept connection (Links.keep) serve the next session in a
+// state a new connection does not have.
+func TestUntouchingCommandsLeaveTheConnection(t *testing.T) {
+	c := redistest.Dial(t, redistest.Real(t))
+	c.Do("CLIENT", "SETNAME", "watcher")
+	c.Do("SELECT", "3")
+	before := connectionState(t, c)
+	sent := 0
+	for _, cmd := range commands.All() {
+		words := strings.Fields(cmd.Name)
+		if touchesConnection(words) || cmd.Group == "transactions" || (cmd.Arity != len(words) && cmd.Arity != -len(words)) {
+			continue // MULTI, EXEC and DISCARD: link.multi follows them
+		}
+		c.Do(words...)
+		sent++
+		if after := connectionState(t, c); after != before {
+			t.Errorf("%s changed its connection: %s, was %s", cmd.Name, after, before)
+			before = after
+		}
+	}
+	if sent < 10 || !strings.Contains(before, "name=watcher") || !strings.Contains(before, "db=3") {
+		t.Fatalf("%d commands sent; the connection before them: %s", sent, before)
+	}
+}
+
+// connectionState is what CLIENT INFO says of c's own state: its fields
+// but those that change with every command (age, idle, buffers, the last
+// command).
+func connectionState(t *testing.T, c *redistest.Conn) string {
+	t.Helper()
+	r, _ := c.Do("CLIENT", "INFO")
+	var kept []string
+	for _, field := range strings.Fields(r.Str) {
+		name, _, _ := strings.Cut(field, "=")
+		if slices.Contains([]string{"name", "db", "flags", "sub", "psub", "ssub", "multi", "watch", "resp", "user", "redir", "lib-name", "lib-ver"}, name) {
+			kept = append(kept, field)
+		}
+	}
+	return strings.Join(kept, " ")
 }
