@@ -28,12 +28,13 @@ type scriptGuard struct {
 	unlock  func() // the server's lock, which a panicking script leaves held
 	mu      sync.Mutex
 	running map[*mrserver.Peer]bool // peers whose script the guard is dispatching
+	named   map[string]string       // hostReachingName's answers, by body (under mu)
 }
 
 // script handles EVAL, EVALSHA and SCRIPT LOAD, and says whether it did.
 func (g *scriptGuard) script(p *mrserver.Peer, cmd string, args []string) (handled bool) {
 	if body, ok := scriptBody(cmd, args); ok {
-		if name := hostReaching().FindString(luaCode(body)); name != "" {
+		if name := g.hostReachingName(body); name != "" {
 			p.WriteError("ERR user_script:1: Script attempted to access nonexistent global variable '" + name + "' (the embedded Redis, like Redis, gives scripts no way to the host)")
 			return true
 		}
@@ -52,6 +53,29 @@ func (g *scriptGuard) script(p *mrserver.Peer, cmd string, args []string) (handl
 	}()
 	g.srv.Dispatch(p, append([]string{cmd}, args...))
 	return true
+}
+
+// hostReachingName is the first host-reaching global body's code names,
+// or "". The answers for short bodies are remembered: a search sends the
+// same few scripts in every schedule, on a server reset in place.
+func (g *scriptGuard) hostReachingName(body string) string {
+	if len(body) > 4<<10 {
+		return hostReaching().FindString(luaCode(body))
+	}
+	g.mu.Lock()
+	name, ok := g.named[body]
+	g.mu.Unlock()
+	if ok {
+		return name
+	}
+	name = hostReaching().FindString(luaCode(body))
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.named == nil || len(g.named) >= 1024 {
+		g.named = map[string]string{}
+	}
+	g.named[body] = name
+	return name
 }
 
 // scriptBody is the Lua source a command carries, if any.

@@ -55,8 +55,43 @@ func sha(body string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// declared remembers keysDeclared's answers, by body: a search reads the
+// same few scripts at every step of every schedule. Bodies longer than
+// rememberUpTo are read each time, and the memory is emptied when it
+// holds maxRemembered, so it stays small whatever a run sends.
+var declared struct {
+	sync.Mutex
+	of map[string]bool
+}
+
+const (
+	rememberUpTo  = 4 << 10
+	maxRemembered = 1024
+)
+
 // keysDeclared reports whether body touches no key but through KEYS.
 func keysDeclared(body string) bool {
+	if len(body) > rememberUpTo {
+		return readKeysDeclared(body)
+	}
+	declared.Lock()
+	answer, ok := declared.of[body]
+	declared.Unlock()
+	if ok {
+		return answer
+	}
+	answer = readKeysDeclared(body)
+	declared.Lock()
+	defer declared.Unlock()
+	if declared.of == nil || len(declared.of) >= maxRemembered {
+		declared.of = map[string]bool{}
+	}
+	declared.of[body] = answer
+	return answer
+}
+
+// readKeysDeclared is keysDeclared, read from the body.
+func readKeysDeclared(body string) bool {
 	if body == "" || luaEscape().MatchString(body) || !keysRead(body) {
 		return false
 	}
