@@ -37,9 +37,17 @@ func (c *Conn) Do(args ...string) (resp.Reply, []byte) {
 	if _, err := c.conn.Write(resp.Command(args...)); err != nil {
 		c.t.Fatalf("sending %q: %v", args, err)
 	}
+	return c.Read()
+}
+
+// Read reads the next reply the server sends (a subscriber's message, or
+// the reply to a command sent before), waiting 10 s at the most.
+func (c *Conn) Read() (resp.Reply, []byte) {
+	c.t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	r, raw, err := c.r.Read()
 	if err != nil {
-		c.t.Fatalf("reading the reply to %q: %v", args, err)
+		c.t.Fatalf("reading a reply: %v", err)
 	}
 	return r, raw
 }
