@@ -21,7 +21,7 @@ func TestJSONAsOneDocument(t *testing.T) {
 		{"../../scripts/fencing.lab", Options{Raw: true}},
 		{"testdata/three-bidders.lab", Options{Raw: true}},
 		{"testdata/three-bidders.lab", Options{Property: "expect"}},
-		{"../../scripts/locks-break.lab", Options{Bound: Bound{Schedules: 40}}},
+		{"../../bench/all-conflicting.lab", Options{Bound: Bound{Schedules: 40}}},
 		{"../../scripts/ttl-overlap.lab", Options{Random: 30, Seed: 3}},
 		{"../../scripts/locked-booking.lab", Options{}},
 	} {

@@ -17,9 +17,9 @@ func groups(r *Result) []string {
 
 // TestReducedAgreesWithRaw: on every shipped script explore runs (and
 // the test scripts), the reduced search finds the same verdict groups as
-// the raw one, in fewer or as many schedules. Two searches are bounded
-// (locks-break, locks-fix: three workers retrying on one lock); there
-// the groups of what each search covered are compared.
+// the raw one, in fewer or as many schedules. Where a search is bounded
+// (a raw one under -race or -short), the groups of what each search
+// covered are compared.
 func TestReducedAgreesWithRaw(t *testing.T) {
 	paths, _ := filepath.Glob("../../scripts/*.lab")
 	more, _ := filepath.Glob("testdata/*.lab")
@@ -60,7 +60,7 @@ func TestWorkersSameResult(t *testing.T) {
 		opts Options
 	}{
 		{"testdata/three-bidders.lab", Options{Raw: true}},
-		{"../../scripts/locks-break.lab", Options{Bound: Bound{Schedules: 40}}},
+		{"../../bench/all-conflicting.lab", Options{Bound: Bound{Schedules: 40}}},
 		{"../../scripts/watchdog.lab", Options{Raw: true, Bound: Bound{Steps: 2000}}},
 	} {
 		var got [2]string

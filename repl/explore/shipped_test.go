@@ -47,8 +47,7 @@ var shipped = map[string]struct {
 // summary has the summary's shape, and its groups are what the script
 // teaches. (CPU time, not wall time: the search's steps are the same in
 // every run, and what they cost is what the bound is for; on a loaded
-// machine the wall clock says more about the other processes. The
-// biggest, locks-fix, takes about 2.4 s.)
+// machine the wall clock says more about the other processes.)
 func TestShippedScripts(t *testing.T) {
 	paths, _ := filepath.Glob("../../scripts/*.lab")
 	if len(paths) != len(shipped) {
