@@ -55,7 +55,7 @@ func (g *scriptGuard) script(p *mrserver.Peer, cmd string, args []string) (handl
 	return true
 }
 
-// hostReachingName is the first host-reaching global body's code names,
+// hostReachingName is the first host-reaching global that body's code names,
 // or "". The answers for short bodies are remembered: a search sends the
 // same few scripts in every schedule, on a server reset in place.
 func (g *scriptGuard) hostReachingName(body string) string {
