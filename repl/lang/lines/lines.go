@@ -21,9 +21,16 @@ type Reader interface {
 	Remember(entry string)
 }
 
-// From reads lines from r, as redis-cli does from a pipe.
+// From reads lines from r, as redis-cli does from a pipe. Its buffer
+// holds 64 KiB, or all of r when r says how much it holds (a script in
+// memory, a typed line): explore reads a script in every schedule, and
+// a buffer that big was a quarter of what a schedule allocated.
 func From(r io.Reader) *Plain {
-	return &Plain{r: bufio.NewReaderSize(r, 64*1024)}
+	size := 64 * 1024
+	if sized, ok := r.(interface{ Len() int }); ok {
+		size = min(size, sized.Len()+1) // bufio's floor is 16 bytes; a longer line is gathered
+	}
+	return &Plain{r: bufio.NewReaderSize(r, size)}
 }
 
 // Plain reads lines with no prompt and no history.

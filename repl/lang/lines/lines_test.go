@@ -34,3 +34,24 @@ func TestLineTooLong(t *testing.T) {
 		t.Fatalf("after the last line: %v, want io.EOF", err)
 	}
 }
+
+// TestSizedReaderReadsTheSame: a reader that says its length gets a
+// buffer of that size, and reads the same lines as the 64 KiB one.
+func TestSizedReaderReadsTheSame(t *testing.T) {
+	for _, text := range []string{"", "PING", "a\nb\r\n\nlast", strings.Repeat("y", 100) + "\nz\n", "\n\n"} {
+		sized, unsized := From(strings.NewReader(text)), From(io.MultiReader(strings.NewReader(text)))
+		for {
+			got, errGot := sized.ReadLine("")
+			want, errWant := unsized.ReadLine("")
+			if got != want || errGot != errWant {
+				t.Fatalf("%q: sized read %q, %v; unsized %q, %v", text, got, errGot, want, errWant)
+			}
+			if errGot != nil {
+				break
+			}
+		}
+	}
+	if size := From(strings.NewReader("PING\n")).r.Size(); size != 16 {
+		t.Errorf("a 5-byte text: buffer of %d bytes, want bufio's floor of 16", size)
+	}
+}
