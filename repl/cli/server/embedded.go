@@ -87,15 +87,22 @@ func StartInProcess(c clock.Clock) (*Embedded, error) {
 // guards its scripts (see scriptGuard).
 func (e *Embedded) follow(real bool) {
 	e.m.ClockTTL(true)
-	e.guard = &scriptGuard{srv: e.m.Server(), unlock: e.m.Unlock, running: map[*mrserver.Peer]bool{}}
+	e.guard = &scriptGuard{srv: e.m.Server(), unlock: e.m.Unlock, running: map[*mrserver.Peer]time.Time{}, changed: make(chan struct{}), busyAfter: busyAfter}
 	e.m.Server().SetPreHook(func(p *mrserver.Peer, cmd string, args ...string) bool {
 		if fillsScriptCache(cmd) {
 			e.scripted.Store(true)
 		}
+		called := e.inScript(p) // a command a running script calls
+		if !called && e.guard.busy(p) {
+			return true
+		}
 		if e.guard.script(p, cmd, args) {
 			return true
 		}
-		return !real && e.followClock(p, cmd, args...)
+		if !real && !called {
+			e.followClock()
+		}
+		return false // the command runs as usual
 	})
 }
 
@@ -107,23 +114,20 @@ func (e *Embedded) Dial(context.Context) (net.Conn, error) { return e.m.Dial() }
 //
 // A command a Lua script calls (redis.call) passes through the hook too,
 // while the script holds the server's lock: setting the time then would
-// wait for ever. Such a command comes on a peer the hook has never seen
-// whose context is already set (a network connection's is set by its
-// first command, after the hook), so it runs on the script's time.
+// wait for ever, so such a command (inScript) runs on the script's time.
 //
 // e.mu is not held while the time is set: a script's command holds the
 // server's lock and then asks for e.mu, so a hook that held e.mu while it
 // waited for the server's lock (SetTime) would wait for ever.
-func (e *Embedded) followClock(p *mrserver.Peer, _ string, _ ...string) bool {
-	if e.inScript(p) {
-		return false
-	}
+func (e *Embedded) followClock() {
 	e.m.SetTime(e.clock.Now())
-	return false // the command runs as usual
 }
 
-// inScript reports whether p is a script's caller (see followClock), and
-// otherwise remembers it.
+// inScript reports whether p is the peer of a command a running script
+// calls (redis.call), and otherwise remembers p. Such a command comes on
+// a peer the hook has never seen whose context is already set: a
+// network connection's is set by its first command, after the hook, and
+// the hook sees every command of every connection.
 func (e *Embedded) inScript(p *mrserver.Peer) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -149,8 +153,17 @@ func (e *Embedded) Addr() string { return e.m.Addr() }
 // Port is the port the embedded server listens on, as a string.
 func (e *Embedded) Port() string { return e.m.Port() }
 
-// Close stops the server and drops its data.
-func (e *Embedded) Close() { e.m.Close() }
+// Close stops the server and drops its data. While a script runs, which
+// holds the server's lock (a script that never ends holds it for good),
+// the server closes once the script ends, and Close returns at once:
+// locklab ends, or goes on, rather than wait for it.
+func (e *Embedded) Close() {
+	if e.guard.stuck() {
+		go e.m.Close()
+		return
+	}
+	e.m.Close()
+}
 
 // Reset makes an in-process server as StartInProcess(c) makes one, in
 // place, for explore's next schedule: no keys in any database, no cached

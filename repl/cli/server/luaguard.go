@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	mrserver "github.com/alicebob/miniredis/v2/server"
 )
@@ -20,15 +22,19 @@ var hostReaching = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // scriptGuard is the embedded server's guard on scripts: one that names a
-// host-reaching global is refused, and one that ends in a panic of the
+// host-reaching global is refused, one that ends in a panic of the
 // server (a script returning a Lua function) is an error reply and a
-// closed connection, not the end of locklab.
+// closed connection, not the end of locklab, and one that runs on holds
+// the others back only as long as redis-server would (see busy).
 type scriptGuard struct {
-	srv     *mrserver.Server
-	unlock  func() // the server's lock, which a panicking script leaves held
-	mu      sync.Mutex
-	running map[*mrserver.Peer]bool // peers whose script the guard is dispatching
-	named   map[string]string       // hostReachingName's answers, by body (under mu)
+	srv       *mrserver.Server
+	unlock    func()        // the server's lock, which a panicking script leaves held
+	scripts   atomic.Int32  // how many scripts the guard is dispatching (len(running))
+	busyAfter time.Duration // see busy
+	mu        sync.Mutex
+	running   map[*mrserver.Peer]time.Time // peers whose script the guard is dispatching, since when
+	changed   chan struct{}                // closed, and made anew, when a script ends
+	named     map[string]string            // hostReachingName's answers, by body (under mu)
 }
 
 // script handles EVAL, EVALSHA and SCRIPT LOAD, and says whether it did.
@@ -94,17 +100,22 @@ func scriptBody(cmd string, args []string) (string, bool) {
 func (g *scriptGuard) enter(p *mrserver.Peer) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.running[p] {
+	if _, ok := g.running[p]; ok {
 		return false
 	}
-	g.running[p] = true
+	g.running[p] = time.Now()
+	g.scripts.Add(1)
 	return true
 }
 
+// leave marks p's script ended, and tells the commands waiting on it.
 func (g *scriptGuard) leave(p *mrserver.Peer) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.running, p)
+	g.scripts.Add(-1)
+	close(g.changed)
+	g.changed = make(chan struct{})
 }
 
 // luaCode is a Lua chunk with its comments and string literals blanked
