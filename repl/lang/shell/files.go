@@ -26,6 +26,11 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	if ext := filepath.Ext(path); ext != ".lab" && ext != ".sh" {
 		return &words.Error{Status: 127, Msg: fmt.Sprintf("%s: not a lab command (only .lab and .sh scripts run here; host programs never do)", path)}
 	}
+	depth, _ := ctx.Value(scriptDepthKey{}).(int)
+	if depth >= MaxScriptDepth {
+		return &words.Error{Status: 1, Msg: fmt.Sprintf("%s: scripts running scripts %d deep: a script that runs itself with no end?", path, MaxScriptDepth)}
+	}
+	ctx = context.WithValue(ctx, scriptDepthKey{}, depth+1)
 	data, err := s.readScript(e, path)
 	if err != nil {
 		return &words.Error{Status: 127, Msg: fmt.Sprintf("%s: %s", path, fileProblem(err))}
@@ -61,6 +66,17 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	fmt.Fprintln(terminal, "locklab: "+perr.Error())
 	return &words.Error{Status: 2}
 }
+
+// MaxScriptDepth is how deep scripts may run one another (`run x.lab` in
+// a script run by another): a script that runs itself stops at once with
+// a message, where it ran on, 570 scripts deeper a second, until the
+// memory ran out. As MaxDepth bounds functions, far above what a lab
+// needs.
+const MaxScriptDepth = 100
+
+// scriptDepthKey holds, in a command's context, how many scripts deep it
+// runs.
+type scriptDepthKey struct{}
 
 // readScript reads a script through the view; one the folder lacks is
 // one of the lab's own (scripts/), said once.
