@@ -11,12 +11,13 @@ import (
 	"github.com/locklab/locklab/repl/cli/server"
 )
 
-// TestEmbedded: the embedded Redis's gaps, as the issue found them, and what
-// it has; and for every gap Embedded names, the embedded Redis really
+// TestEmbedded: the embedded Redis's gaps, as the issue found them (and
+// COMMAND's subcommands, which miniredis ignored, answering its whole
+// table), and what it has; and for every gap Embedded names, the embedded Redis really
 // refuses the command (unknown command, unknown subcommand, not
 // supported), so that the hint under its error and completion agree.
 func TestEmbedded(t *testing.T) {
-	for _, name := range []string{"CLIENT LIST", "CLIENT KILL", "CLIENT PAUSE", "CONFIG GET", "CONFIG", "DEBUG", "OBJECT ENCODING", "MONITOR", "client list"} {
+	for _, name := range []string{"CLIENT LIST", "CLIENT KILL", "CLIENT PAUSE", "CONFIG GET", "CONFIG", "DEBUG", "OBJECT ENCODING", "MONITOR", "client list", "COMMAND COUNT", "COMMAND INFO", "COMMAND DOCS"} {
 		if !Embedded(name) {
 			t.Errorf("Embedded(%q) = false, want true", name)
 		}

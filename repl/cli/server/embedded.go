@@ -96,7 +96,7 @@ func (e *Embedded) follow(real bool) {
 		if !called && e.guard.busy(p) {
 			return true
 		}
-		if e.guard.script(p, cmd, args) {
+		if e.guard.script(p, cmd, args) || refuseSubcommand(p, cmd, args) {
 			return true
 		}
 		if !real && !called {

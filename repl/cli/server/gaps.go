@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/alicebob/miniredis/v2"
 	mrserver "github.com/alicebob/miniredis/v2/server"
+
+	"github.com/locklab/locklab/repl/clock"
 )
 
 // Gaps says which of names, commands ("DEBUG") or subcommands ("CLIENT
@@ -17,12 +18,12 @@ import (
 // container it has is tried once, with no arguments: every one answers
 // at once (an error, or an empty answer). Package gaps keeps the answer.
 func Gaps(names []string) (map[string]bool, error) {
-	m := miniredis.NewMiniRedis()
-	if err := m.Start(); err != nil {
+	e, err := StartInProcess(clock.Real{}) // with the hook a lab's server has (see refuseSubcommand)
+	if err != nil {
 		return nil, err
 	}
-	defer m.Close()
-	srv := m.Server()
+	defer e.Close()
+	srv := e.m.Server()
 	gaps := map[string]bool{}
 	for _, name := range names {
 		name = strings.ToUpper(name)
@@ -51,4 +52,17 @@ func try(srv *mrserver.Server, args ...string) string {
 // of arguments", its SCRIPT LOAD's answer to no script) or unsupported.
 func unknownSub(reply string) bool {
 	return strings.HasPrefix(reply, "-") && (strings.Contains(reply, "unknown subcommand '") || strings.Contains(reply, "not supported"))
+}
+
+// refuseSubcommand answers COMMAND's subcommands (COUNT, INFO, DOCS,
+// GETKEYS, LIST ...) as redis-server answers one it lacks: miniredis
+// ignores them and sends its whole table, which printed as the answer to
+// COMMAND COUNT. So refused, they are gaps (Gaps), with the hint that
+// says what to do. It reports whether it answered.
+func refuseSubcommand(p *mrserver.Peer, cmd string, args []string) bool {
+	if cmd != "COMMAND" || len(args) == 0 {
+		return false
+	}
+	p.WriteError("ERR unknown subcommand '" + args[0] + "'. Try COMMAND HELP.")
+	return true
 }
