@@ -11,7 +11,7 @@ import (
 // errDiverged is a run that did not take the steps its choice list had
 // taken before: the script does something the scheduler does not
 // control.
-var errDiverged = errors.New("the script does something the scheduler does not control ($RANDOM, $SRANDOM, RANDOMKEY, a host's clock?), so the same choices do not give the same run")
+var errDiverged = errors.New("the script does something the scheduler does not control ($SRANDOM, a host's clock?), so the same choices do not give the same run")
 
 // seen is what a schedule ran before one of its choice points, and the
 // options it met there: the schedule that starts with the same choices

@@ -124,7 +124,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	observe := func(c words.ObserverConfig) words.Observer { run = lab.NewRun(c); return run }
 	sh, err := shell.New(shell.Config{Sessions: set, Stdout: out, Stderr: out, Notes: true, Trace: p.picture,
 		Gutter: p.picture, Color: p.picture && p.color,
-		Clock: s, Tracker: s, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check, Observe: observe, Hint: scripts.LuaHint})
+		Clock: s, Tracker: s, Seed: randomSeed, Scripts: sc.Scripts, Dir: sc.Dir, Refuse: refusal.check, Observe: observe, Hint: scripts.LuaHint})
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +167,12 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 	clean = true
 	return o, nil
 }
+
+// randomSeed starts every $RANDOM of every schedule (shell.Config.Seed):
+// the same numbers in every run that takes the same course, so that a
+// schedule whose tokens come from $RANDOM replays. ($SRANDOM, read from
+// the system, still differs: explore says so when a replay does.)
+const randomSeed = 1
 
 // runScript runs the script while the scheduler drives it from a
 // goroutine of its own, and returns the script's exit status. Only a search's first run

@@ -74,10 +74,11 @@ func TestStoppedAtOnce(t *testing.T) {
 }
 
 // TestDiverged reports a script whose runs differ for the same choices
-// ($RANDOM): before, such a search counted whatever it ran, a different
-// number of schedules each time, and said nothing.
+// ($SRANDOM, which comes from the system; $RANDOM is seeded): before,
+// such a search counted whatever it ran, a different number of
+// schedules each time, and said nothing.
 func TestDiverged(t *testing.T) {
-	sc := inline("random.lab", "f() { SET \"k$RANDOM\" 1; SET b 1; }\nf & f & wait\n")
+	sc := inline("random.lab", "f() { SET \"k$SRANDOM\" 1; SET b 1; }\nf & f & wait\n")
 	for _, o := range []Options{{}, {Raw: true}} {
 		_, err := Explore(context.Background(), sc, o)
 		if !errors.Is(err, errDiverged) || !strings.Contains(err.Error(), "in one run and") {

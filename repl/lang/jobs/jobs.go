@@ -33,6 +33,7 @@ type Jobs struct {
 	skip     bool    // Track: no job waits at a barrier
 	tracker  Tracker // Track's (nil: none)
 	table    table   // the run's jobs, for jobs, kill and wait %N
+	seed     uint64  // SeedRandom's (0: none)
 }
 
 // New makes a shell's jobs, at most max of them running at once (0:

@@ -255,10 +255,16 @@ func sessionWord(st *syntax.Stmt) *syntax.Word {
 	return &syntax.Word{Parts: parts[1:2]}
 }
 
-// idStmt is `LOCKLAB_JOB=$LOCKLAB_NEXT_JOB`.
+// idStmt is `LOCKLAB_JOB=$LOCKLAB_NEXT_JOB RANDOM=$LOCKLAB_NEXT_SEED`:
+// the job's id, and its own $RANDOM (see seedVar).
 func idStmt() *syntax.Stmt {
-	next := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: nextVar}}}}
-	return &syntax.Stmt{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: IDVar}, Value: next}}}}
+	value := func(name string) *syntax.Word {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: name}}}}
+	}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{
+		{Name: &syntax.Lit{Value: IDVar}, Value: value(nextVar)},
+		{Name: &syntax.Lit{Value: "RANDOM"}, Value: value(seedVar)},
+	}}}
 }
 
 // callStmt is a statement calling words, each taken as it is.

@@ -83,7 +83,7 @@ func (j *Jobs) Started(ctx context.Context, args []string) []string {
 	t.live = append(t.live, jb)
 	t.byID[jb.id] = jb
 	jb.unstarted = context.AfterFunc(ctx, func() { t.end(jb) })
-	return []string{"eval", nextVar + "=" + strconv.Itoa(jb.id)}
+	return []string{"eval", nextVar + "=" + strconv.Itoa(jb.id) + " " + seedVar + "=" + j.jobSeed(jb.id)}
 }
 
 // claim is the job of a starting job's hook: the one its shell's

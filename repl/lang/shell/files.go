@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cli/session"
+	"github.com/locklab/locklab/repl/lang/jobs"
 	"github.com/locklab/locklab/repl/lang/labfs"
 	"github.com/locklab/locklab/repl/lang/lines"
 	"github.com/locklab/locklab/repl/lang/words"
@@ -39,6 +40,8 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	if err != nil {
 		return err
 	}
+	job := e.hc.Env.Get(jobs.IDVar).String()
+	s.seedRandom(r, job, s.nextScript(job))
 	inScript := ctx.Value(inScriptKey{}) != nil
 	top := !inScript && e.Session() == session.Main
 	src := Source{Lines: lines.From(bytes.NewReader(data)), Name: path, Args: args, Whole: true, Precheck: true}

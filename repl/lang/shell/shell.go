@@ -1,14 +1,17 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/locklab/locklab/repl/cli/cliflags"
 	"github.com/locklab/locklab/repl/cli/output"
@@ -25,19 +28,24 @@ type Config struct {
 	Flags       cliflags.Options // locklab's own flags: output mode, -e
 	Stdout      io.Writer        // the terminal (or whatever stdout is)
 	Stderr      io.Writer
-	TTY         bool         // Stdout is a terminal: replies to it use redis-cli's TTY format
-	Interactive bool         // a person is typing: slow commands print redis-cli's (N.NNs)
-	StandIn     bool         // locklab stands in for redis-cli: unknown words go to the server
-	Notes       bool         // annotate replies and print verdicts (off for redis-cli-style use)
-	Trace       bool         // keep the run's events for its timeline even without notes
-	Gutter      bool         // prefix lines with session and time when several sessions run
-	Color       bool         // colour notes and gutters
-	Width       func() int   // the terminal's width, for the timeline (nil: 80)
-	Clock       clock.Clock  // time as the lab sees it (nil: the wall clock)
-	Scripts     fs.FS        // the lab's own scripts: a script not found in Dir is looked for here
-	Dir         string       // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
-	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
-	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
+	TTY         bool        // Stdout is a terminal: replies to it use redis-cli's TTY format
+	Interactive bool        // a person is typing: slow commands print redis-cli's (N.NNs)
+	StandIn     bool        // locklab stands in for redis-cli: unknown words go to the server
+	Notes       bool        // annotate replies and print verdicts (off for redis-cli-style use)
+	Trace       bool        // keep the run's events for its timeline even without notes
+	Gutter      bool        // prefix lines with session and time when several sessions run
+	Color       bool        // colour notes and gutters
+	Width       func() int  // the terminal's width, for the timeline (nil: 80)
+	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
+	Scripts     fs.FS       // the lab's own scripts: a script not found in Dir is looked for here
+	Dir         string      // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
+	MaxJobs     int         // how many background jobs may run at once (0: jobs.MaxJobs)
+	// Seed, when set, starts every $RANDOM of the run from a seed made of
+	// it (main's, each job's, each script's that another runs): the same
+	// numbers in every run that takes the same course (explore's
+	// schedules replay). 0, the default, leaves them to chance.
+	Seed    uint64
+	Tracker jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
 	// Refuse, when set, is asked about every call of a word of the table
 	// before it runs (args its words, at its FILE:LINE:COL) and may stop
 	// it with an error that ends the run: explore's, for calls whose
@@ -69,6 +77,7 @@ type Shell struct {
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
 	told       map[string]bool // things said once (a script found in the lab's own folder)
+	scriptsRun map[string]int  // per job ("" for main), the scripts it ran (seedRandom)
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
@@ -89,6 +98,7 @@ func New(cfg Config) (*Shell, error) {
 	if cfg.Tracker != nil {
 		s.jobs.Track(cfg.Tracker) // the scheduler decides who goes first
 	}
+	s.jobs.SeedRandom(cfg.Seed)
 	if cfg.Observe == nil {
 		return nil, errors.New("shell: no Observe in Config (the program gives lab.Observe)")
 	}
@@ -100,7 +110,28 @@ func New(cfg Config) (*Shell, error) {
 		return nil, err
 	}
 	s.runner = r
+	s.seedRandom(r, "", 0)
 	return s, nil
+}
+
+// scriptSeeds sets the scripts' seeds apart from the jobs' (jobs.Mix of
+// the run's seed and a job's id): main's first script and job 1 drew the
+// same numbers.
+const scriptSeeds = 0x5c41b7e5d3a2f961
+
+// seedRandom starts r's $RANDOM, when the run's are seeded (Config.Seed),
+// from a seed made of the run's, the job r runs in ("" for main), and
+// the how-manieth script of that job r runs (0 for the job itself).
+func (s *Shell) seedRandom(r *interp.Runner, job string, nth int) {
+	if s.cfg.Seed == 0 {
+		return
+	}
+	seed := jobs.Mix(s.cfg.Seed^scriptSeeds, uint64(nth))
+	for _, b := range []byte(job) {
+		seed = jobs.Mix(seed, uint64(b))
+	}
+	value := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: strconv.FormatUint(seed>>1, 10)}}}
+	r.Run(context.Background(), &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: "RANDOM"}, Value: value}}})
 }
 
 // newRunner makes an interpreter whose Redis commands go to sessionName.
@@ -176,4 +207,16 @@ func (s *Shell) status() error {
 func (s *Shell) Lane(name string) io.Writer {
 	w, _ := s.out.Writers(name)
 	return w
+}
+
+// nextScript counts one more script run by job ("" for main), and says
+// how many it ran so far.
+func (s *Shell) nextScript(job string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scriptsRun == nil {
+		s.scriptsRun = map[string]int{}
+	}
+	s.scriptsRun[job]++
+	return s.scriptsRun[job]
 }

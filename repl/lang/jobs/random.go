@@ -1,0 +1,45 @@
+package jobs
+
+import (
+	"math/rand/v2"
+	"strconv"
+)
+
+// seedVar names, in the variables of a shell that starts a job, the seed
+// of that job's $RANDOM: the job's first statement assigns it to RANDOM,
+// which seeds the job's own generator. mvdan/sh starts a subshell's
+// afresh from the process's random source, so without it the same job
+// drew other numbers in every run, and a schedule whose tokens came from
+// $RANDOM did not replay.
+const seedVar = "LOCKLAB_NEXT_SEED"
+
+// SeedRandom makes each job's $RANDOM start from a seed made of seed and
+// the job's id: the same numbers in every run that starts its jobs in
+// the same order (explore's schedules). 0, the default, leaves them to
+// chance.
+func (j *Jobs) SeedRandom(seed uint64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.seed = seed
+}
+
+// jobSeed is the seed of job id's $RANDOM, as a decimal number that
+// mvdan/sh reads whole (below 2^63).
+func (j *Jobs) jobSeed(id int) string {
+	j.mu.Lock()
+	seed := j.seed
+	j.mu.Unlock()
+	if seed == 0 {
+		return strconv.FormatUint(rand.Uint64()>>1, 10)
+	}
+	return strconv.FormatUint(Mix(seed, uint64(id))>>1, 10)
+}
+
+// Mix is a seed made of seed and n (splitmix64's finaliser): near values
+// of n give unrelated seeds.
+func Mix(seed, n uint64) uint64 {
+	z := seed + (n+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
