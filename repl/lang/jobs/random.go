@@ -23,16 +23,31 @@ func (j *Jobs) SeedRandom(seed uint64) {
 	j.seed = seed
 }
 
-// jobSeed is the seed of job id's $RANDOM, as a decimal number that
-// mvdan/sh reads whole (below 2^63).
-func (j *Jobs) jobSeed(id int) string {
+// jobSeed is the seed of job id's $RANDOM.
+func (j *Jobs) jobSeed(id int) string { return j.seedOf(id, 0) }
+
+// innerSeed is the seed of the $RANDOM of the next job started inside
+// job outer (which is part of outer, as in a subshell): without one of
+// its own, every such job drew outer's numbers.
+func (j *Jobs) innerSeed(outer *job) string {
+	j.table.mu.Lock()
+	outer.inner++
+	n := outer.inner
+	j.table.mu.Unlock()
+	return j.seedOf(outer.id, n)
+}
+
+// seedOf is the seed of the $RANDOM of job id's nth inner job (0: the
+// job itself), as a decimal number that mvdan/sh reads whole (below
+// 2^63): by chance, or, with SeedRandom, made of its seed.
+func (j *Jobs) seedOf(id, nth int) string {
 	j.mu.Lock()
 	seed := j.seed
 	j.mu.Unlock()
 	if seed == 0 {
 		return strconv.FormatUint(rand.Uint64()>>1, 10)
 	}
-	return strconv.FormatUint(Mix(seed, uint64(id))>>1, 10)
+	return strconv.FormatUint(Mix(Mix(seed, uint64(id)), uint64(nth))>>1, 10)
 }
 
 // Mix is a seed made of seed and n (splitmix64's finaliser): near values

@@ -34,6 +34,7 @@ type job struct {
 	ended      bool               // endWord ran: status is the job's own
 	finished   bool               // it ended: its number and status stay until reaped
 	unstarted  func() bool        // stops its ending with its starter's context, once it runs
+	inner      int                // the jobs started inside it so far (innerSeed), under the table's lock
 }
 
 // table is the run's jobs, the ones started by a shell that is not
@@ -60,12 +61,13 @@ const nextVar = "LOCKLAB_NEXT_JOB"
 
 // Started gives the job about to start, `StartWord TEXT [SESSION]`, its
 // place in the table, numbered one past the highest number there (as
-// bash does); it returns the command that tells the job its id. A job's
-// own jobs are part of it: they get none. Should the job never run (a
-// Ctrl-C just before), it ends with its shell's context.
+// bash does); it returns the command that tells the job its id and the
+// seed of its $RANDOM. A job's own jobs are part of it: they get no
+// place, only a $RANDOM of their own. Should the job never run (a Ctrl-C
+// just before), it ends with its shell's context.
 func (j *Jobs) Started(ctx context.Context, args []string) []string {
-	if j.lookup(ctx) != nil {
-		return []string{":"}
+	if outer := j.lookup(ctx); outer != nil {
+		return []string{"eval", seedVar + "=" + j.innerSeed(outer)} // its $RANDOM, its own all the same
 	}
 	hc := interp.HandlerCtx(ctx)
 	t := &j.table
