@@ -57,6 +57,21 @@ func TestTwoHolders(t *testing.T) {
 	}
 }
 
+// TestTwoHoldersInHoldOrder: the finding names first the holder that
+// held the lock first, whichever client reported its grant first (two
+// racing clients report in either order: a saved Redlock schedule run
+// twice named its two holders in both orders).
+func TestTwoHoldersInHoldOrder(t *testing.T) {
+	c := quorum.New()
+	c.Acquired(attempt(1, "bob", "b1", 1000, "C D E"))
+	c.Acquired(attempt(1, "alice", "a1", 0, "A B C"))
+	found, _ := c.Findings(quorum.AllLabs)
+	want := "TWO HOLDERS on lock:x: alice (A B C) and bob (C D E) each held a majority, for 8.90s at once"
+	if len(found) != 1 || found[0].Text != want {
+		t.Fatalf("findings %q, want one: %s", found, want)
+	}
+}
+
 // TestTwoHoldersShowNamesQuoted: sessions named with control characters
 // (a job named after a value it read) show quoted in the finding, as
 // redis-cli quotes a value, so the finding stays one line.

@@ -26,13 +26,25 @@ func (c *Checker) Findings(lab int) (found []check.Finding, grants int) {
 				continue
 			}
 			if d := minTime(a.end(), b.end()).Sub(maxTime(a.from, b.from)); d > 0 {
+				first, then := inHoldOrder(a, b)
 				found = append(found, check.Finding{Kind: check.TwoHolders, Key: a.key, Text: check.Say(
 					"TWO HOLDERS on %s: %s (%s) and %s (%s) each held a majority, for %s at once",
-					a.key, a.session, strings.Join(a.nodes, " "), b.session, strings.Join(b.nodes, " "), span(d))})
+					a.key, first.session, strings.Join(first.nodes, " "), then.session, strings.Join(then.nodes, " "), span(d))})
 			}
 		}
 	}
 	return append(found, c.overlaps(lab)...), grants
+}
+
+// inHoldOrder is a and b, the one that held the lock first (had every
+// answer first) first: grants are recorded as their clients report them,
+// which two racing clients do in either order, and a saved schedule run
+// twice named the same two holders in both orders.
+func inHoldOrder(a, b *grant) (first, then *grant) {
+	if b.from.Before(a.from) {
+		return b, a
+	}
+	return a, b
 }
 
 // overlaps are, for each grant and each other grant on its key, the first
