@@ -28,24 +28,20 @@ type Config struct {
 	Flags       cliflags.Options // locklab's own flags: output mode, -e
 	Stdout      io.Writer        // the terminal (or whatever stdout is)
 	Stderr      io.Writer
-	TTY         bool        // Stdout is a terminal: replies to it use redis-cli's TTY format
-	Interactive bool        // a person is typing: slow commands print redis-cli's (N.NNs)
-	StandIn     bool        // locklab stands in for redis-cli: unknown words go to the server
-	Notes       bool        // annotate replies and print verdicts (off for redis-cli-style use)
-	Trace       bool        // keep the run's events for its timeline even without notes
-	Gutter      bool        // prefix lines with session and time when several sessions run
-	Color       bool        // colour notes and gutters
-	Width       func() int  // the terminal's width, for the timeline (nil: 80)
-	Clock       clock.Clock // time as the lab sees it (nil: the wall clock)
-	Scripts     fs.FS       // the lab's own scripts: a script not found in Dir is looked for here
-	Dir         string      // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
-	MaxJobs     int         // how many background jobs may run at once (0: jobs.MaxJobs)
-	// Seed, when set, starts every $RANDOM of the run from a seed made of
-	// it (main's, each job's, each script's that another runs): the same
-	// numbers in every run that takes the same course (explore's
-	// schedules replay). 0, the default, leaves them to chance.
-	Seed    uint64
-	Tracker jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
+	TTY         bool         // Stdout is a terminal: replies to it use redis-cli's TTY format
+	Interactive bool         // a person is typing: slow commands print redis-cli's (N.NNs)
+	StandIn     bool         // locklab stands in for redis-cli: unknown words go to the server
+	Notes       bool         // annotate replies and print verdicts (off for redis-cli-style use)
+	Trace       bool         // keep the run's events for its timeline even without notes
+	Gutter      bool         // prefix lines with session and time when several sessions run
+	Color       bool         // colour notes and gutters
+	Width       func() int   // the terminal's width, for the timeline (nil: 80)
+	Clock       clock.Clock  // time as the lab sees it (nil: the wall clock)
+	Scripts     fs.FS        // the lab's own scripts: a script not found in Dir is looked for here
+	Dir         string       // the folder the lab was given (default: the working folder): the language sees its scripts as /lab
+	MaxJobs     int          // how many background jobs may run at once (0: jobs.MaxJobs)
+	Tracker     jobs.Tracker // told when jobs start, end and are waited for (explore); nil: none
+	Seed        uint64       // when set, every $RANDOM (main's, each job's, each script's) starts from a seed made of it: the same numbers in every run that takes the same course (explore); 0: by chance
 	// Refuse, when set, is asked about every call of a word of the table
 	// before it runs (args its words, at its FILE:LINE:COL) and may stop
 	// it with an error that ends the run: explore's, for calls whose
