@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/locklab/locklab/repl/cli/output"
+	"github.com/locklab/locklab/repl/cli/server"
 	"github.com/locklab/locklab/repl/cli/session"
 	"github.com/locklab/locklab/repl/clock"
 	"github.com/locklab/locklab/repl/explore/oracle"
@@ -152,6 +153,7 @@ func runOnce(ctx context.Context, sc Script, p plan) (*outcome, error) {
 		o.stuck, o.output = true, out.String()
 		return o, nil
 	}
+	sayScriptRuns(err, e)
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +218,16 @@ func runScript(ctx context.Context, s *sched.Sched, sh *shell.Shell, sc Script, 
 func stuckByFault(err error, ran sched.Ran) bool {
 	var stuck *sched.StuckError
 	return ran.Faults > 0 && errors.As(err, &stuck) && stuck.Polling
+}
+
+// sayScriptRuns adds to a schedule stuck on the wall clock what the
+// embedded server says of it: a script of the schedule's is still
+// running there, which nothing can stop (`EVAL "while true do end" 0`).
+func sayScriptRuns(err error, e *server.Embedded) {
+	var stuck *sched.StuckError
+	if errors.As(err, &stuck) && e.ScriptRunning() {
+		stuck.Why += "; the embedded Redis is still running its script, which nothing there can stop: it keeps a CPU busy until locklab ends; on redis-server, SCRIPT KILL stops one"
+	}
 }
 
 // scriptError is a script that could not run (a syntax error, say).
