@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
@@ -183,7 +185,7 @@ func (in *input) run(ctx context.Context) int {
 		if !repeats(f) {
 			// One Redis command, as redis-cli runs it: Ctrl-C ends the process
 			// at once (SIGINT's default), and no signal handler is set up.
-			return in.runLine(ctx, quoteWords(in.opts.Args), false)
+			return in.runLine(ctx, commandSource(in.opts.Args), false)
 		}
 		ctx, stop := in.interruptible(ctx)
 		defer stop()
@@ -193,11 +195,11 @@ func (in *input) run(ctx context.Context) int {
 	defer stop()
 	switch {
 	case in.opts.HasLine:
-		return in.runLine(ctx, in.opts.Line, true)
+		return in.runLine(ctx, shell.Source{Lines: lines.From(strings.NewReader(in.opts.Line))}, true)
 	case looksLikeFile(in.opts.Args[0]):
 		return in.runFile(ctx, in.opts.Args[0], in.opts.Args[1:])
 	}
-	return in.runLine(ctx, quoteWords(in.opts.Args), false) // a lab word given as arguments (locklab load ...)
+	return in.runLine(ctx, commandSource(in.opts.Args), false) // a lab word given as arguments (locklab load ...)
 }
 
 // isRedisCommand reports whether o's arguments are one Redis command (not
@@ -260,13 +262,12 @@ func (in *input) observe(c words.ObserverConfig) words.Observer {
 
 // runLine runs one line: -c LINE (a one-line script, with its verdict),
 // or a command given as arguments (as redis-cli runs it).
-func (in *input) runLine(ctx context.Context, line string, script bool) int {
+func (in *input) runLine(ctx context.Context, src shell.Source, script bool) int {
 	sh, err := in.newShell(in.stdout, in.stderr, false, script)
 	if err != nil {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	src := shell.Source{Lines: lines.From(strings.NewReader(line))}
 	if script {
 		src.Whole, src.Summary = true, "-c"
 	}
@@ -308,12 +309,11 @@ func (in *input) repeat(ctx context.Context) int {
 		fmt.Fprintln(in.stderr, "locklab:", err)
 		return 1
 	}
-	line := quoteWords(args)
 	for i := 0; in.opts.Flags.Repeat < 0 || i < max(in.opts.Flags.Repeat, 1); i++ {
 		if i > 0 && (clock.Real{}).Sleep(ctx, in.opts.Flags.Interval) != nil {
 			break
 		}
-		if err = sh.Run(ctx, shell.Source{Lines: lines.From(strings.NewReader(line))}); ctx.Err() != nil {
+		if err = sh.Run(ctx, commandSource(args)); ctx.Err() != nil {
 			break
 		}
 	}
@@ -413,16 +413,27 @@ func looksLikeFile(arg string) bool {
 	return ext == ".lab" || ext == ".sh" || strings.Contains(arg, "/") // ./PING runs a file; PING is a command
 }
 
-// quoteWords turns arguments the host shell already split back into one
-// entry of the lab language, each word quoted as it was.
-func quoteWords(args []string) string {
+// commandSource turns arguments the host shell already split back into
+// one entry of the lab language, each word quoted as it was. A word that
+// no quoting holds (bytes that are not UTF-8, a NUL: a binary value that
+// -x read) goes as a positional parameter ("${2}"), which holds any
+// bytes: the language's parser refused it ("invalid UTF-8 encoding").
+func commandSource(args []string) shell.Source {
 	words := make([]string, len(args))
+	binary := false
 	for i, a := range args {
 		q, err := syntax.Quote(a, syntax.LangPOSIX)
-		if err != nil {
+		switch {
+		case !utf8.ValidString(a) || strings.ContainsRune(a, 0):
+			q, binary = `"${`+strconv.Itoa(i+1)+`}"`, true
+		case err != nil:
 			q = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 		words[i] = q
 	}
-	return strings.Join(words, " ")
+	src := shell.Source{Lines: lines.From(strings.NewReader(strings.Join(words, " ")))}
+	if binary {
+		src.Whole, src.Args = true, args // a run with $1, $2 ... of its own
+	}
+	return src
 }
