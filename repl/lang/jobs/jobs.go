@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/interp"
@@ -30,10 +31,10 @@ type Jobs struct {
 	arrived  map[string]bool     // barrier id/session -> that job has passed it
 	next     int
 	limit    limit
-	skip     bool    // Track: no job waits at a barrier
-	tracker  Tracker // Track's (nil: none)
-	table    table   // the run's jobs, for jobs, kill and wait %N
-	seed     uint64  // SeedRandom's (0: none)
+	skip     bool          // Track: no job waits at a barrier
+	tracker  Tracker       // Track's (nil: none)
+	table    table         // the run's jobs, for jobs, kill and wait %N
+	seed     atomic.Uint64 // SeedRandom's (0: none)
 }
 
 // New makes a shell's jobs, at most max of them running at once (0:

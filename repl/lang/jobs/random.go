@@ -17,11 +17,7 @@ const seedVar = "LOCKLAB_NEXT_SEED"
 // the job's id: the same numbers in every run that starts its jobs in
 // the same order (explore's schedules). 0, the default, leaves them to
 // chance.
-func (j *Jobs) SeedRandom(seed uint64) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.seed = seed
-}
+func (j *Jobs) SeedRandom(seed uint64) { j.seed.Store(seed) }
 
 // jobSeed is the seed of job id's $RANDOM.
 func (j *Jobs) jobSeed(id int) string { return j.seedOf(id, 0) }
@@ -41,9 +37,7 @@ func (j *Jobs) innerSeed(outer *job) string {
 // job itself), as a decimal number that mvdan/sh reads whole (below
 // 2^63): by chance, or, with SeedRandom, made of its seed.
 func (j *Jobs) seedOf(id, nth int) string {
-	j.mu.Lock()
-	seed := j.seed
-	j.mu.Unlock()
+	seed := j.seed.Load() // atomic: Started asks with the table's lock held
 	if seed == 0 {
 		return strconv.FormatUint(rand.Uint64()>>1, 10)
 	}
