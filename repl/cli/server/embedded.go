@@ -30,6 +30,10 @@ type Embedded struct {
 	// followClock), under mu.
 	peers map[*mrserver.Peer]bool
 	guard *scriptGuard
+	// timeMu keeps, on the real clock, reading the time and setting the
+	// server's together (see followClock); lastTime is the last time set.
+	timeMu   sync.Mutex
+	lastTime time.Time
 	// scripted is whether a command that can fill the script cache (EVAL,
 	// SCRIPT LOAD, FUNCTION ...) ran since the last Reset, which flushes
 	// the cache only then (a dial and a round trip saved per schedule).
@@ -46,19 +50,16 @@ func StartEmbedded() (*Embedded, error) { return StartEmbeddedClock(clock.Real{}
 //
 // ClockTTL(true) is essential: without it miniredis never expires keys on
 // its own and every lesson that waits for a lock to expire silently breaks.
-// With clock.Real miniredis reads time.Now itself; any other clock sets
-// the server's time (SetTime) before each command.
+// Each command sets the server's time to the clock's first (see
+// followClock).
 func StartEmbeddedClock(c clock.Clock) (*Embedded, error) {
 	m := miniredis.NewMiniRedis()
 	e := &Embedded{m: m, clock: c, peers: map[*mrserver.Peer]bool{}}
-	_, real := c.(clock.Real)
-	if !real {
-		m.SetTime(c.Now()) // before ClockTTL, which counts from the server's time
-	}
+	m.SetTime(c.Now()) // before ClockTTL, which counts from the server's time
 	if err := m.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("starting the embedded Redis: %w", err)
 	}
-	e.follow(real)
+	e.follow()
 	return e, nil
 }
 
@@ -69,9 +70,8 @@ func StartEmbeddedClock(c clock.Clock) (*Embedded, error) {
 func StartInProcess(c clock.Clock) (*Embedded, error) {
 	m := miniredis.NewMiniRedis()
 	e := &Embedded{m: m, clock: c, peers: map[*mrserver.Peer]bool{}}
-	_, real := c.(clock.Real)
-	if !real {
-		m.SetTime(c.Now())
+	m.SetTime(c.Now())
+	if _, real := c.(clock.Real); !real {
 		m.Seed(1) // SRANDMEMBER, SPOP, RANDOMKEY: the same answers in the same run (a schedule replays)
 	}
 	conn, err := m.Dial() // starts the server without a listener
@@ -79,13 +79,13 @@ func StartInProcess(c clock.Clock) (*Embedded, error) {
 		return nil, fmt.Errorf("starting the embedded Redis: %w", err)
 	}
 	conn.Close()
-	e.follow(real)
+	e.follow()
 	return e, nil
 }
 
 // follow makes the server's TTLs run down as its clock moves, and
 // guards its scripts (see scriptGuard).
-func (e *Embedded) follow(real bool) {
+func (e *Embedded) follow() {
 	e.m.ClockTTL(true)
 	e.guard = &scriptGuard{srv: e.m.Server(), unlock: e.m.Unlock, running: map[*mrserver.Peer]time.Time{}, changed: make(chan struct{}), busyAfter: busyAfter}
 	e.m.Server().SetPreHook(func(p *mrserver.Peer, cmd string, args ...string) bool {
@@ -96,10 +96,10 @@ func (e *Embedded) follow(real bool) {
 		if !called && e.guard.busy(p) {
 			return true
 		}
-		if e.guard.script(p, cmd, args) || refuseSubcommand(p, cmd, args) {
+		if e.guard.script(p, cmd, args) || refuseSubcommand(p, cmd, args) || called && e.scriptTime(p, cmd) {
 			return true
 		}
-		if !real && !called {
+		if !called {
 			e.followClock()
 		}
 		return false // the command runs as usual
@@ -108,20 +108,6 @@ func (e *Embedded) follow(real bool) {
 
 // Dial opens an in-memory connection to the server.
 func (e *Embedded) Dial(context.Context) (net.Conn, error) { return e.m.Dial() }
-
-// followClock sets the server's time to the clock's before a command
-// runs; the expiry of keys follows on their next access.
-//
-// A command a Lua script calls (redis.call) passes through the hook too,
-// while the script holds the server's lock: setting the time then would
-// wait for ever, so such a command (inScript) runs on the script's time.
-//
-// e.mu is not held while the time is set: a script's command holds the
-// server's lock and then asks for e.mu, so a hook that held e.mu while it
-// waited for the server's lock (SetTime) would wait for ever.
-func (e *Embedded) followClock() {
-	e.m.SetTime(e.clock.Now())
-}
 
 // inScript reports whether p is the peer of a command a running script
 // calls (redis.call), and otherwise remembers p. Such a command comes on

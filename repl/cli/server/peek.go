@@ -1,10 +1,6 @@
 package server
 
-import (
-	"time"
-
-	"github.com/locklab/locklab/repl/clock"
-)
+import "time"
 
 // KeyState is a key as the embedded server holds it, read directly.
 type KeyState struct {
@@ -69,9 +65,7 @@ const databases = 16
 
 // catchUp moves the server's time to its clock's, as the next command
 // would (followClock), for a look that sends none: a key whose TTL has run
-// out is gone. On the real clock the server reads time.Now itself.
+// out is gone.
 func (e *Embedded) catchUp() {
-	if _, real := e.clock.(clock.Real); !real {
-		e.m.SetTime(e.clock.Now())
-	}
+	e.followClock()
 }
