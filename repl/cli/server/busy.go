@@ -62,10 +62,7 @@ func (g *scriptGuard) oldestBut(p *mrserver.Peer) (since time.Time, running bool
 	return since, running
 }
 
-// stuck reports whether a script is running: it holds the server's lock,
-// which closing the server waits for.
-func (g *scriptGuard) stuck() bool { return g.scripts.Load() > 0 }
-
-// ScriptRunning reports whether a script is running on the server (one
-// that never ends runs until locklab ends: nothing there can stop it).
-func (e *Embedded) ScriptRunning() bool { return e.guard.stuck() }
+// ScriptRunning reports whether a script is running on the server: it
+// holds the server's lock, which closing the server waits for (one that
+// never ends runs until locklab ends: nothing there can stop it).
+func (e *Embedded) ScriptRunning() bool { return e.guard.scripts.Load() > 0 }

@@ -144,7 +144,7 @@ func (e *Embedded) Port() string { return e.m.Port() }
 // the server closes once the script ends, and Close returns at once:
 // locklab ends, or goes on, rather than wait for it.
 func (e *Embedded) Close() {
-	if e.guard.stuck() {
+	if e.ScriptRunning() {
 		go e.m.Close()
 		return
 	}
