@@ -31,10 +31,11 @@ type Jobs struct {
 	arrived  map[string]bool     // barrier id/session -> that job has passed it
 	next     int
 	limit    limit
-	skip     bool          // Track: no job waits at a barrier
-	tracker  Tracker       // Track's (nil: none)
-	table    table         // the run's jobs, for jobs, kill and wait %N
-	seed     atomic.Uint64 // SeedRandom's (0: none)
+	skip     bool           // Track: no job waits at a barrier
+	tracker  Tracker        // Track's (nil: none)
+	table    table          // the run's jobs, for jobs, kill and wait %N
+	seed     atomic.Uint64  // SeedRandom's (0: none)
+	scripts  map[string]int // per job ("" for main), the interpreters ScriptSeed seeded, under mu
 }
 
 // New makes a shell's jobs, at most max of them running at once (0:

@@ -41,12 +41,40 @@ func (j *Jobs) seedOf(id, nth int) string {
 	if seed == 0 {
 		return strconv.FormatUint(rand.Uint64()>>1, 10)
 	}
-	return strconv.FormatUint(Mix(Mix(seed, uint64(id)), uint64(nth))>>1, 10)
+	return strconv.FormatUint(mix(mix(seed, uint64(id)), uint64(nth))>>1, 10)
 }
 
-// Mix is a seed made of seed and n (splitmix64's finaliser): near values
+// scriptSeeds sets the scripts' seeds apart from the jobs': main's first
+// script and job 1 drew the same numbers.
+const scriptSeeds = 0x5c41b7e5d3a2f961
+
+// ScriptSeed is, when runs are seeded (SeedRandom), the seed of the
+// $RANDOM of the next interpreter made for job (its LOCKLAB_JOB; "" for
+// main): the shell's own, a whole script's, a script another runs. It is
+// made of the seed, job and how many such interpreters job had before,
+// so it is the same in every run that takes the same course. ok is false
+// when runs are not seeded: the interpreter draws by chance.
+func (j *Jobs) ScriptSeed(job string) (seed string, ok bool) {
+	base := j.seed.Load()
+	if base == 0 {
+		return "", false
+	}
+	j.mu.Lock()
+	if j.scripts == nil {
+		j.scripts = map[string]int{}
+	}
+	j.scripts[job]++
+	n := mix(base^scriptSeeds, uint64(j.scripts[job]))
+	j.mu.Unlock()
+	for _, b := range []byte(job) {
+		n = mix(n, uint64(b))
+	}
+	return strconv.FormatUint(n>>1, 10), true
+}
+
+// mix is a seed made of seed and n (splitmix64's finaliser): near values
 // of n give unrelated seeds.
-func Mix(seed, n uint64) uint64 {
+func mix(seed, n uint64) uint64 {
 	z := seed + (n+1)*0x9e3779b97f4a7c15
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb

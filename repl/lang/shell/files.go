@@ -40,8 +40,7 @@ func (s *Shell) runScript(ctx context.Context, e *env, path string, args []strin
 	if err != nil {
 		return err
 	}
-	job := e.hc.Env.Get(jobs.IDVar).String()
-	s.seedRandom(r, job, s.nextScript(job))
+	s.seedRandom(r, e.hc.Env.Get(jobs.IDVar).String())
 	inScript := ctx.Value(inScriptKey{}) != nil
 	top := !inScript && e.Session() == session.Main
 	src := Source{Lines: lines.From(bytes.NewReader(data)), Name: path, Args: args, Whole: true, Precheck: true}

@@ -67,7 +67,7 @@ func (s *Shell) Run(ctx context.Context, src Source) error {
 	if err != nil {
 		return err
 	}
-	s.seedRandom(r, "", s.nextScript(""))
+	s.seedRandom(r, "")
 	guarded, release := budget.Guard(ctx)
 	defer release()
 	if src.StopWhenDown {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strconv"
 	"sync"
 
 	"mvdan.cc/sh/v3/expand"
@@ -73,7 +72,6 @@ type Shell struct {
 	mu         sync.Mutex
 	lastStatus error           // the exit status of the last entry, as an interp.ExitStatus
 	told       map[string]bool // things said once (a script found in the lab's own folder)
-	scriptsRun map[string]int  // per job ("" for main), the scripts it ran (seedRandom)
 }
 
 // New makes a shell. It fails only if the interpreter rejects its options.
@@ -106,27 +104,19 @@ func New(cfg Config) (*Shell, error) {
 		return nil, err
 	}
 	s.runner = r
-	s.seedRandom(r, "", 0)
+	s.seedRandom(r, "")
 	return s, nil
 }
 
-// scriptSeeds sets the scripts' seeds apart from the jobs' (jobs.Mix of
-// the run's seed and a job's id): main's first script and job 1 drew the
-// same numbers.
-const scriptSeeds = 0x5c41b7e5d3a2f961
-
 // seedRandom starts r's $RANDOM, when the run's are seeded (Config.Seed),
-// from a seed made of the run's, the job r runs in ("" for main), and
-// the how-manieth script of that job r runs (0 for the job itself).
-func (s *Shell) seedRandom(r *interp.Runner, job string, nth int) {
-	if s.cfg.Seed == 0 {
+// from the seed jobs.ScriptSeed gives the next interpreter of job ("" for
+// main).
+func (s *Shell) seedRandom(r *interp.Runner, job string) {
+	seed, ok := s.jobs.ScriptSeed(job)
+	if !ok {
 		return
 	}
-	seed := jobs.Mix(s.cfg.Seed^scriptSeeds, uint64(nth))
-	for _, b := range []byte(job) {
-		seed = jobs.Mix(seed, uint64(b))
-	}
-	value := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: strconv.FormatUint(seed>>1, 10)}}}
+	value := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: seed}}}
 	r.Run(context.Background(), &syntax.CallExpr{Assigns: []*syntax.Assign{{Name: &syntax.Lit{Value: "RANDOM"}, Value: value}}})
 }
 
@@ -203,16 +193,4 @@ func (s *Shell) status() error {
 func (s *Shell) Lane(name string) io.Writer {
 	w, _ := s.out.Writers(name)
 	return w
-}
-
-// nextScript counts one more script run by job ("" for main), and says
-// how many it ran so far.
-func (s *Shell) nextScript(job string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.scriptsRun == nil {
-		s.scriptsRun = map[string]int{}
-	}
-	s.scriptsRun[job]++
-	return s.scriptsRun[job]
 }
